@@ -1,0 +1,246 @@
+"""The index (§2): walk, stat, re-parse only what changed, and the maps derived from it."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from .contract import Contract, LayerTable, build_contract, build_layers
+from .errors import BankError
+from .parse import parse_document
+from .paths import layer_for, normalize_path
+from .records import Doc
+
+SKIP_NAMES = frozenset({"node_modules", "__pycache__", "dist"})
+
+
+@dataclass(frozen=True)
+class Refresh:
+    """What one refresh found. `ms` is its wall time."""
+
+    added: tuple[str, ...]
+    changed: tuple[str, ...]
+    removed: tuple[str, ...]
+    ms: float
+
+    @property
+    def any(self) -> bool:
+        return bool(self.added or self.changed or self.removed)
+
+    def as_dict(self) -> dict:
+        return {"added": len(self.added), "changed": len(self.changed), "removed": len(self.removed),
+                "ms": round(self.ms, 2)}
+
+
+Listener = Callable[["Bank", Refresh], None]
+
+
+class Bank:
+    """An in-memory index over one bank folder, kept true to the disk by `refresh()`.
+
+    There is no watcher: every capability calls `refresh()` first, which stats every `.md` file and
+    re-parses only those whose `(mtime_ns, size)` changed. Derived maps are rebuilt only when
+    something changed. Other modules keep their own per-bank state (search index, routing fields)
+    by subscribing with `subscribe()` or by caching on `generation`.
+    """
+
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self.root = Path(os.path.abspath(root))
+        self.docs: dict[str, Doc] = {}
+        self._stamps: dict[str, tuple[int, int]] = {}
+        self.skipped: list[dict[str, str]] = []
+        self.generation = 0
+        self.dna_generation = 0
+        self.parse_count = 0
+        self.dna_texts: dict[str, str] = {}
+        self.contract: Contract | None = None
+        self.layers = LayerTable()
+        self.incoming: dict[str, list[str]] = {}
+        self.owners: dict[str, list[str]] = {}
+        self.registered_in: dict[str, list[str]] = {}
+        self.paths: list[str] = []
+        self.last_refresh = Refresh((), (), (), 0.0)
+        self._listeners: list[Listener] = []
+        self.cache: dict[str, object] = {}
+
+    # -- walking -------------------------------------------------------------------------------
+
+    def _walk(self) -> dict[str, tuple[int, int]]:
+        """Sorted walk; returns `{path: (mtime_ns, size)}` for regular `.md` files."""
+        found: dict[str, tuple[int, int]] = {}
+        skipped: list[dict[str, str]] = []
+        stack: list[tuple[str, str]] = [(str(self.root), "")]
+        while stack:
+            folder, prefix = stack.pop()
+            try:
+                with os.scandir(folder) as it:
+                    entries = sorted(it, key=lambda e: e.name)
+            except OSError as exc:
+                if prefix:
+                    skipped.append({"path": prefix.rstrip("/"), "reason": f"unreadable folder: {exc.strerror}"})
+                continue
+            subdirs = []
+            for entry in entries:
+                name = entry.name
+                if name.startswith(".") or name in SKIP_NAMES:
+                    continue
+                rel = prefix + name
+                try:
+                    if entry.is_symlink():
+                        if name.endswith(".md") or entry.is_dir():
+                            skipped.append({"path": rel, "reason": "symlink (not followed)"})
+                        continue
+                    if entry.is_dir(follow_symlinks=False):
+                        subdirs.append((entry.path, rel + "/"))
+                        continue
+                    if not name.endswith(".md") or not entry.is_file(follow_symlinks=False):
+                        continue
+                    st = entry.stat(follow_symlinks=False)
+                except OSError as exc:
+                    skipped.append({"path": rel, "reason": f"unreadable: {exc.strerror}"})
+                    continue
+                found[rel] = (st.st_mtime_ns, st.st_size)
+            stack.extend(reversed(subdirs))
+        self.skipped = skipped
+        return found
+
+    def refresh(self) -> Refresh:
+        """Bring the index in line with the disk; re-parse only changed or new files."""
+        start = time.perf_counter()
+        if not self.root.is_dir():
+            stamps: dict[str, tuple[int, int]] = {}
+        else:
+            stamps = self._walk()
+        old = self._stamps
+        removed = tuple(p for p in old if p not in stamps)
+        added: list[str] = []
+        changed: list[str] = []
+        for path, stamp in stamps.items():
+            prev = old.get(path)
+            if prev == stamp:
+                continue
+            (changed if prev is not None else added).append(path)
+        for path in removed:
+            self.docs.pop(path, None)
+        failed = []
+        for path in added + changed:
+            doc = self._parse(path, stamps[path][0])
+            if doc is None:
+                failed.append(path)
+                continue
+            self.docs[path] = doc
+        for path in failed:
+            stamps.pop(path, None)
+            self.docs.pop(path, None)
+        self._stamps = stamps
+        result = Refresh(tuple(added), tuple(changed), removed, 0.0)
+        if result.any or failed:
+            self.generation += 1
+            self._rebuild(result)
+        result = replace(result, ms=(time.perf_counter() - start) * 1000)
+        self.last_refresh = result
+        if result.any:
+            for listener in list(self._listeners):
+                listener(self, result)
+        return result
+
+    def _parse(self, path: str, mtime_ns: int) -> Doc | None:
+        try:
+            with open(self.root / path, "rb") as handle:
+                data = handle.read()
+        except OSError as exc:
+            self.skipped.append({"path": path, "reason": f"unreadable: {exc.strerror}"})
+            return None
+        self.parse_count += 1
+        doc = parse_document(path, data, mtime_ns, dict(self.layers.layer_map))
+        if path.startswith("dna/"):
+            self.dna_texts[path] = data.decode("utf-8", errors="replace")
+        return doc
+
+    # -- derived maps --------------------------------------------------------------------------
+
+    def _rebuild(self, result: Refresh) -> None:
+        touched = result.added + result.changed + result.removed
+        for path in result.removed:
+            self.dna_texts.pop(path, None)
+        self.paths = sorted(self.docs)
+        if any(p.startswith("dna/") for p in touched) or self.generation == 1:
+            self.dna_generation += 1
+            self.contract = build_contract(self.dna_texts, self.docs.keys())
+            layers = build_layers(self.dna_texts)
+            if layers != self.layers:
+                self.layers = layers
+                for path, doc in self.docs.items():
+                    layer = layer_for(path, layers.layer_map)
+                    if layer != doc.layer:
+                        self.docs[path] = replace(doc, layer=layer)
+        incoming: dict[str, list[str]] = {}
+        owners: dict[str, list[str]] = {}
+        registered: dict[str, list[str]] = {}
+        for path in self.paths:
+            doc = self.docs[path]
+            for edge in doc.derived_from:
+                incoming.setdefault(edge.target, []).append(path)
+            for key in doc.canonical_for:
+                owners.setdefault(key, []).append(path)
+            if doc.is_index:
+                for link in doc.links:
+                    if link.target != path:
+                        bucket = registered.setdefault(link.target, [])
+                        if not bucket or bucket[-1] != path:
+                            bucket.append(path)
+        self.incoming, self.owners, self.registered_in = incoming, owners, registered
+
+    # -- access --------------------------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call `listener(bank, refresh)` after every refresh that changed something."""
+        if listener not in self._listeners:
+            self._listeners.append(listener)
+
+    @property
+    def layer_weights(self) -> dict[str, float]:
+        return dict(self.layers.weights)
+
+    def normalize(self, raw: str) -> str:
+        """Normalise a caller-supplied path (§2.3); refuses escapes."""
+        return normalize_path(self.root, raw, lambda p: p in self.docs or (self.root / p).exists())
+
+    def doc(self, raw: str) -> Doc:
+        """The document at a caller-supplied path, or a refusal naming near candidates."""
+        path = self.normalize(raw)
+        found = self.docs.get(path)
+        if found is None:
+            if (self.root / path).is_dir():
+                raise BankError(f"{path} is a folder, not a document. Read {path}/README.md for its index.")
+            stem = path.rpartition("/")[2].lower()
+            near = [p for p in self.paths if p.rpartition("/")[2].lower() == stem][:5]
+            hint = f" Did you mean: {', '.join(near)}?" if near else " Call bank_route to find the right path."
+            raise BankError(f"No document at {path}.{hint}")
+        return found
+
+    def read_text(self, path: str) -> str:
+        """The current text of a document (BOM removed, invalid UTF-8 replaced)."""
+        data = (self.root / path).read_bytes()
+        if data.startswith(b"\xef\xbb\xbf"):
+            data = data[3:]
+        return data.decode("utf-8", errors="replace")
+
+    def is_root(self, path: str) -> bool:
+        return self.contract is not None and path in self.contract.roots
+
+
+_BANKS: dict[str, Bank] = {}
+
+
+def open_bank(root: str | os.PathLike[str]) -> Bank:
+    """The cached `Bank` for a root (one per process), refreshed."""
+    key = os.path.abspath(root)
+    bank = _BANKS.get(key)
+    if bank is None:
+        bank = _BANKS[key] = Bank(key)
+    bank.refresh()
+    return bank

@@ -1,0 +1,118 @@
+"""Immutable records the index is made of: documents, edges, sections, links, findings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """One `derived_from` item, resolved relative to the declaring document's folder.
+
+    `target` is the normalised POSIX path relative to the bank root; for an external edge (one that
+    climbs above the root) it keeps its leading `../` parts.
+    """
+
+    raw: str
+    target: str
+    fit: str | None = None
+    external: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A level-2 heading outside fenced code; `line` is 1-based in the whole file."""
+
+    title: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A markdown link to a `.md` file; `target` is resolved like an edge (may be external)."""
+
+    target: str
+    raw: str
+    line: int
+    external: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RuleRef:
+    """Prose such as "defined in `x.md`": the claimed path as written, and its line."""
+
+    raw: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Doc:
+    """One parsed markdown document. Replaced (never mutated) when its file changes."""
+
+    path: str
+    title: str
+    doc_kind: str | None
+    doc_function: str | None
+    purpose: str | None
+    status: str | None
+    delivery_status: str | None
+    decision_status: str | None
+    derived_from: tuple[Edge, ...]
+    canonical_for: tuple[str, ...]
+    must_not_define: tuple[str, ...]
+    anchors: tuple[str, ...]
+    frontmatter: dict[str, Any]
+    sections: tuple[Section, ...]
+    links: tuple[Link, ...]
+    rule_refs: tuple[RuleRef, ...]
+    bytes: int
+    mtime_ns: int
+    layer: str
+    parse_error: str | None
+    has_frontmatter: bool
+    body_line: int  # 1-based line of the first body line (after the closing `---`)
+    line_count: int
+    h1: str | None = None  # first `# ` heading outside fences, if any
+    newline: str = "\n"
+
+    @property
+    def folder(self) -> str:
+        """The document's folder relative to the root ('' at the root)."""
+        head, _, _ = self.path.rpartition("/")
+        return head
+
+    @property
+    def is_template(self) -> bool:
+        return self.doc_function == "template"
+
+    @property
+    def is_index(self) -> bool:
+        return self.path.rpartition("/")[2] == "README.md" or self.doc_function == "index"
+
+    @property
+    def in_inbox(self) -> bool:
+        return self.path.startswith("_inbox/")
+
+    @property
+    def is_knowledge(self) -> bool:
+        """Routable and searchable: not a template and not quarantined."""
+        return not self.is_template and not self.in_inbox
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One validation finding."""
+
+    severity: str
+    rule: str
+    path: str
+    message: str
+    line: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"severity": self.severity, "rule": self.rule, "path": self.path}
+        if self.line is not None:
+            out["line"] = self.line
+        out["message"] = self.message
+        return out
