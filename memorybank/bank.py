@@ -63,47 +63,48 @@ class Bank:
         self.registered_in: dict[str, list[str]] = {}
         self.paths: list[str] = []
         self.last_refresh = Refresh((), (), (), 0.0)
+        self.cold_ms = 0.0  # wall time of the first build
         self._listeners: list[Listener] = []
         self.cache: dict[str, object] = {}
 
     # -- walking -------------------------------------------------------------------------------
 
     def _walk(self) -> dict[str, tuple[int, int]]:
-        """Sorted walk; returns `{path: (mtime_ns, size)}` for regular `.md` files."""
+        """Return `{path: (mtime_ns, size)}` for regular `.md` files; one `lstat` per file.
+
+        The hot path of every call, so it avoids per-entry work it can skip: directory entries are
+        not sorted here (`paths` is sorted once after a change) and file-type checks use the
+        entry's cached type. Symlinks are never followed; they are reported in `skipped`.
+        """
         found: dict[str, tuple[int, int]] = {}
         skipped: list[dict[str, str]] = []
         stack: list[tuple[str, str]] = [(str(self.root), "")]
+        skip = SKIP_NAMES
         while stack:
             folder, prefix = stack.pop()
             try:
-                with os.scandir(folder) as it:
-                    entries = sorted(it, key=lambda e: e.name)
+                it = os.scandir(folder)
             except OSError as exc:
                 if prefix:
                     skipped.append({"path": prefix.rstrip("/"), "reason": f"unreadable folder: {exc.strerror}"})
                 continue
-            subdirs = []
-            for entry in entries:
-                name = entry.name
-                if name.startswith(".") or name in SKIP_NAMES:
-                    continue
-                rel = prefix + name
-                try:
-                    if entry.is_symlink():
-                        if name.endswith(".md") or entry.is_dir():
-                            skipped.append({"path": rel, "reason": "symlink (not followed)"})
+            with it:
+                for entry in it:
+                    name = entry.name
+                    if name[0] == ".":
                         continue
-                    if entry.is_dir(follow_symlinks=False):
-                        subdirs.append((entry.path, rel + "/"))
-                        continue
-                    if not name.endswith(".md") or not entry.is_file(follow_symlinks=False):
-                        continue
-                    st = entry.stat(follow_symlinks=False)
-                except OSError as exc:
-                    skipped.append({"path": rel, "reason": f"unreadable: {exc.strerror}"})
-                    continue
-                found[rel] = (st.st_mtime_ns, st.st_size)
-            stack.extend(reversed(subdirs))
+                    try:
+                        if name.endswith(".md") and entry.is_file(follow_symlinks=False):
+                            st = entry.stat(follow_symlinks=False)
+                            found[prefix + name] = (st.st_mtime_ns, st.st_size)
+                        elif entry.is_dir(follow_symlinks=False):
+                            if name not in skip:
+                                stack.append((entry.path, prefix + name + "/"))
+                        elif entry.is_symlink() and (name.endswith(".md") or entry.is_dir()):
+                            skipped.append({"path": prefix + name, "reason": "symlink (not followed)"})
+                    except OSError as exc:
+                        skipped.append({"path": prefix + name, "reason": f"unreadable: {exc.strerror}"})
+        skipped.sort(key=lambda item: item["path"])
         self.skipped = skipped
         return found
 
@@ -115,7 +116,11 @@ class Bank:
         else:
             stamps = self._walk()
         old = self._stamps
-        removed = tuple(p for p in old if p not in stamps)
+        if stamps == old:  # the common case: one C-level dict comparison
+            result = Refresh((), (), (), (time.perf_counter() - start) * 1000)
+            self.last_refresh = result
+            return result
+        removed = tuple(sorted(p for p in old if p not in stamps))
         added: list[str] = []
         changed: list[str] = []
         for path, stamp in stamps.items():
@@ -126,6 +131,8 @@ class Bank:
         for path in removed:
             self.docs.pop(path, None)
         failed = []
+        added.sort()
+        changed.sort()
         for path in added + changed:
             doc = self._parse(path, stamps[path][0])
             if doc is None:
@@ -142,6 +149,8 @@ class Bank:
             self._rebuild(result)
         result = replace(result, ms=(time.perf_counter() - start) * 1000)
         self.last_refresh = result
+        if self.generation <= 1 and not self.cold_ms:
+            self.cold_ms = result.ms
         if result.any:
             for listener in list(self._listeners):
                 listener(self, result)
@@ -173,7 +182,7 @@ class Bank:
             layers = build_layers(self.dna_texts)
             if layers != self.layers:
                 self.layers = layers
-                for path, doc in self.docs.items():
+                for path, doc in list(self.docs.items()):
                     layer = layer_for(path, layers.layer_map)
                     if layer != doc.layer:
                         self.docs[path] = replace(doc, layer=layer)
@@ -184,8 +193,9 @@ class Bank:
             doc = self.docs[path]
             for edge in doc.derived_from:
                 incoming.setdefault(edge.target, []).append(path)
-            for key in doc.canonical_for:
-                owners.setdefault(key, []).append(path)
+            if not doc.is_template:  # a template's keys are examples, not claims
+                for key in doc.canonical_for:
+                    owners.setdefault(key, []).append(path)
             if doc.is_index:
                 for link in doc.links:
                     if link.target != path:

@@ -8,40 +8,53 @@ from collections.abc import Sequence
 from .errors import BankError
 from .records import Section
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_MARK = re.compile(
+    r"^ {0,3}(?:(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)|(?P<hashes>#{1,6})(?:[ \t]+(?P<title>[^\n]*?))?"
+    r"(?:[ \t]+#+)?[ \t]*\r?)$", re.M)
 _NOT_WORD = re.compile(r"[\W_]+")
 
 
-def scan_headings(lines: Sequence[str], start: int = 0) -> list[tuple[int, str, int]]:
-    """Return `(level, title, line index)` for every ATX heading outside ``` / ~~~ fences.
+def scan_text(text: str, first_line: int = 1) -> tuple[list[tuple[int, str, int]], list[tuple[int, int]]]:
+    """Headings and fenced-code ranges of a markdown text, by one regex pass (no per-line loop).
 
-    A fence closes on the same character, at least as long, with nothing after it; an unclosed
-    fence hides everything after it. Setext headings are not headings here (banks use ATX).
+    Returns `(headings, fences)`: headings as `(level, title, line)` outside fences, fences as
+    inclusive `(first line, last line)`; line numbers start at `first_line`. A fence closes on the
+    same character, at least as long, with nothing after it; an unclosed fence runs to the end.
+    A backtick run whose info string holds a backtick is an inline span, not a fence. Setext
+    headings are not headings here (banks use ATX).
     """
-    out: list[tuple[int, str, int]] = []
+    headings: list[tuple[int, str, int]] = []
+    fences: list[tuple[int, int]] = []
     fence: str | None = None
-    for index in range(start, len(lines)):
-        line = lines[index]
-        if "`" in line[:6] or "~" in line[:6]:
-            marker = _FENCE.match(line)
-            if marker:
-                run, rest = marker.group(1), marker.group(2)
-                if fence is None:
-                    if run[0] == "`" and "`" in rest:
-                        pass  # an inline code span, not a fence
-                    else:
-                        fence = run
-                        continue
-                elif run[0] == fence[0] and len(run) >= len(fence) and not rest.strip():
-                    fence = None
+    fence_line = 0
+    line = first_line
+    pos = 0
+    for match in _MARK.finditer(text):
+        line += text.count("\n", pos, match.start())
+        pos = match.start()
+        run = match.group("fence")
+        if run is not None:
+            info = match.group("info").rstrip("\r")
+            if fence is None:
+                if run[0] == "`" and "`" in info:
                     continue
-        if fence is not None or not line.lstrip(" ").startswith("#"):
+                fence, fence_line = run, line
+            elif run[0] == fence[0] and len(run) >= len(fence) and not info.strip():
+                fences.append((fence_line, line))
+                fence = None
             continue
-        match = _ATX.match(line)
-        if match:
-            out.append((len(match.group(1)), (match.group(2) or "").strip(), index))
-    return out
+        if fence is None:
+            headings.append((len(match.group("hashes")), (match.group("title") or "").strip(), line))
+    if fence is not None:
+        last = first_line + text.count("\n") - (1 if text.endswith("\n") else 0)
+        fences.append((fence_line, max(last, fence_line)))
+    return headings, fences
+
+
+def scan_headings(lines: Sequence[str], start: int = 0) -> list[tuple[int, str, int]]:
+    """`(level, title, 0-based line index)` of every ATX heading outside fences, from `lines[start:]`."""
+    headings, _ = scan_text("\n".join(lines[start:]), start)
+    return headings
 
 
 def normalize_heading(text: str) -> str:

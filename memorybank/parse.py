@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import bisect
 import datetime as _dt
 import re
 from typing import Any
 
 import yaml
 
-from .headings import scan_headings
+from .headings import scan_text
 from .paths import DEFAULT_LAYERS, layer_for, resolve_from
 from .records import Doc, Edge, Link, RuleRef, Section
 
@@ -57,7 +58,8 @@ def load_yaml(text: str) -> Any:
     return yaml.load(text, Loader=Yaml12Loader)  # noqa: S506 - a safe loader subclass
 
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_OPEN = re.compile(r"---[ \t]*\r?\n")
+_CLOSE = re.compile(r"^---[ \t]*\r?$", re.M)
 _LINK = re.compile(r"\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^()\s<>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
@@ -150,7 +152,27 @@ def split_frontmatter(lines: list[str]) -> tuple[int | None, str | None]:
     return None, "frontmatter opened on line 1 is never closed by a `---` line"
 
 
-def _edges(path: str, value: Any) -> tuple[Edge, ...]:
+def _key_lines(lines: list[str], close: int) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for index in range(1, close):
+        match = _LENIENT_KEY.match(lines[index])
+        if match and not lines[index][0].isspace() and match.group(1) not in out:
+            out[match.group(1)] = index + 1
+    return out
+
+
+def _item_line(lines: list[str], start: int | None, end: int, raw: str) -> int | None:
+    """The first line at or after a key's line (within the frontmatter) that mentions `raw`."""
+    if start is None:
+        return None
+    for index in range(start - 1, end):
+        if raw in lines[index]:
+            return index + 1
+    return start
+
+
+def _edges(path: str, value: Any, lines: list[str] | None = None, start: int | None = None,
+           end: int = 0) -> tuple[Edge, ...]:
     if value is None:
         return ()
     items = value if isinstance(value, list) else [value]
@@ -167,47 +189,58 @@ def _edges(path: str, value: Any) -> tuple[Edge, ...]:
         target, external = resolve_from(path, raw)
         if target in (".", "") or target.endswith("/.."):
             continue
-        edges.append(Edge(raw=raw, target=target, fit=fit, external=external))
+        line = _item_line(lines, start, end, raw) if lines is not None else None
+        edges.append(Edge(raw=raw, target=target, fit=fit, external=external, line=line))
     return tuple(edges)
 
 
-def _scan_body(path: str, lines: list[str], start: int) -> tuple[list[Section], str | None, list[Link], list[RuleRef]]:
-    sections: list[Section] = []
+def _in_ranges(line: int, ranges: list[tuple[int, int]]) -> bool:
+    index = bisect.bisect_right(ranges, (line, 1 << 62)) - 1
+    return index >= 0 and ranges[index][0] <= line <= ranges[index][1]
+
+
+def _line_at(text: str, pos: int) -> str:
+    begin = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    return text[begin:] if end < 0 else text[begin:end]
+
+
+def _in_code_span(text: str, pos: int) -> bool:
+    begin = text.rfind("\n", 0, pos) + 1
+    line = _line_at(text, pos)
+    offset = pos - begin
+    return any(m.start() < offset < m.end() for m in _CODE_SPAN.finditer(line))
+
+
+def _scan_body(path: str, body: str, first_line: int) -> tuple[list[Section], str | None, list[Link], list[RuleRef]]:
+    """Sections, first H1, links and rule references of a body, by regex passes over the whole text."""
+    headings, fences = scan_text(body, first_line)
+    sections = [Section(title=title, line=line) for level, title, line in headings if level == 2]
+    h1 = next((title for level, title, _ in headings if level == 1), None)
     links: list[Link] = []
     refs: list[RuleRef] = []
-    h1: str | None = None
-    for level, title, index in scan_headings(lines, start):
-        if level == 2:
-            sections.append(Section(title=title, line=index + 1))
-        elif level == 1 and h1 is None:
-            h1 = title
-    fence: str | None = None
-    for index in range(start, len(lines)):
-        line = lines[index]
-        marker = _FENCE.match(line)
-        if marker:
-            run = marker.group(1)
-            if fence is None:
-                fence = run
+    if "](" in body:
+        line, pos = first_line, 0
+        for match in _LINK.finditer(body):
+            line += body.count("\n", pos, match.start())
+            pos = match.start()
+            raw = match.group(1)
+            bare = raw.split("#", 1)[0]
+            if not bare.endswith(".md") or _SCHEME.match(raw) or raw.startswith("/"):
                 continue
-            if run[0] == fence[0] and len(run) >= len(fence) and not line.strip()[len(run):].strip():
-                fence = None
+            if (fences and _in_ranges(line, fences)) or ("`" in _line_at(body, pos) and _in_code_span(body, pos)):
                 continue
-        if fence is not None:
-            continue
-        if "](" in line:
-            plain = _CODE_SPAN.sub("", line) if "`" in line else line
-            for match in _LINK.finditer(plain):
-                raw = match.group(1)
-                bare = raw.split("#", 1)[0]
-                if not bare.endswith(".md") or _SCHEME.match(raw) or raw.startswith("/"):
-                    continue
-                target, external = resolve_from(path, bare)
-                links.append(Link(target=target, raw=raw, line=index + 1, external=external))
-        if ".md" in line:
-            for match in _RULE_REF.finditer(line):
-                raw = next(g for g in match.groups() if g)
-                refs.append(RuleRef(raw=raw, line=index + 1))
+            target, external = resolve_from(path, bare)
+            links.append(Link(target=target, raw=raw, line=line, external=external))
+    if ".md" in body:
+        line, pos = first_line, 0
+        for match in _RULE_REF.finditer(body):
+            line += body.count("\n", pos, match.start())
+            pos = match.start()
+            if fences and _in_ranges(line, fences):
+                continue
+            raw = next(g for g in match.groups() if g)
+            refs.append(RuleRef(raw=raw, line=line))
     return sections, h1, links, refs
 
 
@@ -226,33 +259,46 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
     if "\x00" in text:
         errors.append("contains NUL bytes; is this a binary file?")
     newline = "\r\n" if "\r\n" in text[:4096] else "\n"
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    lines = [line[:-1] if line.endswith("\r") else line for line in lines]
-
-    close, fm_error = split_frontmatter(lines)
+    line_count = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
     meta: dict[str, Any] = {}
-    has_frontmatter = close is not None
-    body_start = 0
-    if fm_error:
-        errors.append(fm_error)
-    if close is not None:
-        body_start = close + 1
-        block = "\n".join(lines[1:close])
-        try:
-            loaded = load_yaml(block) if block.strip() else {}
-            if loaded is None:
-                loaded = {}
-            if not isinstance(loaded, dict):
-                raise yaml.YAMLError(f"frontmatter is a {type(loaded).__name__}, not a mapping of keys")
-            meta = {str(k): v for k, v in loaded.items()}
-        except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
-            first = str(exc).strip().split("\n", 1)[0] or type(exc).__name__
-            errors.insert(0, first)
-            meta = lenient_frontmatter(block)
-
-    sections, h1, links, refs = _scan_body(path, lines, body_start)
+    has_frontmatter = False
+    body_offset = 0
+    close = None
+    key_lines: dict[str, int] = {}
+    error_line: int | None = None
+    head = _OPEN.match(text)
+    if head:
+        end_match = _CLOSE.search(text, head.end())
+        if end_match is None:
+            errors.append("frontmatter opened on line 1 is never closed by a `---` line")
+        else:
+            has_frontmatter = True
+            block = text[head.end():end_match.start()]
+            lines = [line[:-1] if line.endswith("\r") else line for line in block.split("\n")]
+            if lines and lines[-1] == "":
+                lines.pop()
+            close = len(lines) + 1
+            body_offset = end_match.end()
+            if body_offset < len(text) and text[body_offset] == "\n":
+                body_offset += 1
+            fm_lines = ["---", *lines]
+            key_lines = _key_lines(fm_lines, close)
+            block = "\n".join(lines)
+            try:
+                loaded = load_yaml(block) if block.strip() else {}
+                if loaded is None:
+                    loaded = {}
+                if not isinstance(loaded, dict):
+                    raise yaml.YAMLError(f"frontmatter is a {type(loaded).__name__}, not a mapping of keys")
+                meta = {str(k): v for k, v in loaded.items()}
+            except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
+                first = str(exc).strip().split("\n", 1)[0] or type(exc).__name__
+                errors.insert(0, first)
+                mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+                error_line = mark.line + 2 if mark is not None else 2
+                meta = lenient_frontmatter(block)
+    body_line = (close + 2) if close is not None else 1
+    sections, h1, links, refs = _scan_body(path, text[body_offset:], body_line)
     stem = path.rpartition("/")[2][:-3] if path.endswith(".md") else path.rpartition("/")[2]
     title = text_of(meta.get("title")) or h1 or stem
     return Doc(
@@ -264,7 +310,8 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         status=text_of(meta.get("status")),
         delivery_status=text_of(meta.get("delivery_status")),
         decision_status=text_of(meta.get("decision_status")),
-        derived_from=_edges(path, meta.get("derived_from")),
+        derived_from=_edges(path, meta.get("derived_from"), fm_lines if has_frontmatter else None,
+                            key_lines.get("derived_from"), close or 0),
         canonical_for=_text_list(meta.get("canonical_for")),
         must_not_define=_text_list(meta.get("must_not_define")),
         anchors=_text_list(meta.get("anchors")),
@@ -277,8 +324,10 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         layer=layer_for(path, layer_map if layer_map is not None else DEFAULT_LAYERS),
         parse_error="; ".join(errors) if errors else None,
         has_frontmatter=has_frontmatter,
-        body_line=body_start + 1,
-        line_count=len(lines),
+        body_line=body_line,
+        line_count=line_count,
         h1=h1,
         newline=newline,
+        key_lines=key_lines,
+        error_line=error_line if error_line is not None else (1 if errors else None),
     )

@@ -18,6 +18,7 @@ class Edge:
     target: str
     fit: str | None = None
     external: bool = False
+    line: int | None = None  # 1-based file line of the item, when it could be located
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,9 +47,12 @@ class RuleRef:
     line: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Doc:
-    """One parsed markdown document. Replaced (never mutated) when its file changes."""
+    """One parsed markdown document. Replaced (never mutated) when its file changes.
+
+    Compared and hashed by identity, so a cache can tell a re-parsed document from the old one.
+    """
 
     path: str
     title: str
@@ -75,6 +79,12 @@ class Doc:
     line_count: int
     h1: str | None = None  # first `# ` heading outside fences, if any
     newline: str = "\n"
+    key_lines: dict[str, int] | None = None  # top-level frontmatter key -> 1-based file line
+    error_line: int | None = None  # 1-based file line a YAML error points at
+
+    def line_of(self, key: str) -> int | None:
+        """The file line of a top-level frontmatter key, if present."""
+        return (self.key_lines or {}).get(key)
 
     @property
     def folder(self) -> str:

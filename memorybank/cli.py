@@ -1,0 +1,117 @@
+"""The `mcp-memorybank` command: serve MCP (no action flag) or run one action and print its result.
+
+A thin adapter: parse flags, call the capability, render its dict (text, or `--json` for exactly the
+dict). Refusals go to stderr with exit 1; usage errors exit 2 with one line. The MCP SDK is imported
+only when serving, because importing it costs ~0.4 s of cold start.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from . import __version__
+from .errors import BankError
+
+PROG = "mcp-memorybank"
+ACTIONS = ("stats", "read", "validate")
+
+
+class Usage(Exception):
+    """A usage error: printed as one line, exit 2."""
+
+
+def _style(enabled: bool) -> Callable[..., str]:
+    if not enabled:
+        from .render import plain
+        return plain
+    return lambda text, **kw: click.style(text, **kw)
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.option("--root", type=click.Path(file_okay=False), default=None,
+              help="Bank folder (default: $MEMORYBANK_ROOT, else ./memory_bank).")
+@click.option("--stats", "a_stats", is_flag=True, help="Print what the index holds.")
+@click.option("--read", "a_read", multiple=True, metavar="PATH", help="Read a document (repeat for a batch).")
+@click.option("--section", help="With --read: one ## section.")
+@click.option("--lines", "line_range", metavar="A-B", help="With --read: a line range such as 40-80.")
+@click.option("--max-bytes", type=int, help="With a batch --read: lower the 40,000-byte budget.")
+@click.option("--validate", "a_validate", is_flag=True, help="Check the bank; exit 1 when errors exist.")
+@click.option("--scope", help="With --validate: only findings under this folder.")
+@click.option("--rule", help="With --validate: only this rule.")
+@click.option("--severity", type=click.Choice(["error", "warning"]), help="With --validate: only this severity.")
+@click.option("--summary", is_flag=True, help="With --validate: print only the summary.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as compact JSON (the tool's dict).")
+@click.version_option(__version__, prog_name=PROG)
+def command(root: str | None, as_json: bool, **opts: Any) -> None:
+    """Serve a memory bank over MCP (no action flag), or run one action on it."""
+    chosen = [name for name in ACTIONS if opts.get(f"a_{name}")]
+    if len(chosen) > 1:
+        raise Usage(f"choose one action, not {' and '.join('--' + c for c in chosen)}")
+    bank_root = root or os.environ.get("MEMORYBANK_ROOT") or "memory_bank"
+    if not chosen:
+        raise Usage("MCP serving arrives with the server; for now pick an action such as "
+                    "--stats, --read PATH or --validate (see --help)")
+    from .bank import open_bank
+
+    bank = open_bank(bank_root)
+    if not bank.root.is_dir():
+        raise BankError(f"No bank at {bank.root}: the folder does not exist. Pass --root <bank folder>.")
+    style = _style(sys.stdout.isatty() and not as_json)
+    action = chosen[0]
+    result, text, code = _run(action, bank, opts, style)
+    if as_json:
+        from .jsonout import dumps
+        click.echo(dumps(result))
+    else:
+        click.echo(text)
+    sys.exit(code)
+
+
+def _run(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., str]) -> tuple[dict, str, int]:
+    from . import render
+
+    if action == "stats":
+        from .stats import stats
+        result = stats(bank)
+        return result, render.stats(result, style), 0
+    if action == "read":
+        from .read import read
+        paths = list(opts["a_read"])
+        result = read(bank, paths[0] if len(paths) == 1 else paths, section=opts["section"],
+                      lines=opts["line_range"], max_bytes=opts["max_bytes"])
+        return result, render.read(result, style), 0
+    if action == "validate":
+        from .validate import validate
+        result = validate(bank, scope=opts["scope"], severity=opts["severity"], rule=opts["rule"])
+        code = 1 if result["summary"]["errors"] else 0
+        if opts["summary"]:
+            result = {"summary": result["summary"]}
+        return result, render.validate(result if "findings" in result else {**result, "findings": []},
+                                       style, summary_only=opts["summary"]), code
+    raise Usage(f"unknown action {action}")  # pragma: no cover - ACTIONS and _run agree
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: one-line usage errors (exit 2), refusals on stderr (exit 1)."""
+    try:
+        command.main(args=argv, prog_name=PROG, standalone_mode=False)
+    except Usage as exc:
+        click.echo(f"{PROG}: {exc}", err=True)
+        sys.exit(2)
+    except click.UsageError as exc:
+        click.echo(f"{PROG}: {exc.format_message()} (see --help)", err=True)
+        sys.exit(2)
+    except click.exceptions.Abort:
+        sys.exit(130)
+    except BankError as exc:
+        click.echo(f"{PROG}: {exc.message}", err=True)
+        sys.exit(1)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

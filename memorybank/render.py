@@ -1,0 +1,98 @@
+"""Human-readable text for CLI output. Pure functions from a capability's dict to text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+Style = Callable[..., str]
+
+
+def plain(text: str, **_: Any) -> str:
+    return text
+
+
+def table(rows: Sequence[Sequence[str]], gap: str = "  ") -> list[str]:
+    """Left-aligned columns; the last column is not padded."""
+    if not rows:
+        return []
+    widths = [max(len(row[i]) for row in rows if i < len(row)) for i in range(max(len(r) for r in rows))]
+    out = []
+    for row in rows:
+        cells = [cell.ljust(widths[i]) if i < len(row) - 1 else cell for i, cell in enumerate(row)]
+        out.append(gap.join(cells).rstrip())
+    return out
+
+
+def stats(result: dict[str, Any], style: Style = plain) -> str:
+    lines = [style(f"{result['root']}", bold=True),
+             f"documents   {result['documents']} ({result['bytes']:,} bytes), refreshed in {result['refresh_ms']} ms"]
+    contract = result["contract"]
+    if contract is None:
+        lines.append("contract    none (degraded mode: no dna/ documents)")
+    else:
+        lines.append(f"contract    {', '.join(contract['sources']) or '(dna/ present, nothing declared)'}")
+        lines.append(f"  doc_kind      {', '.join(contract['doc_kind']) or '-'}")
+        lines.append(f"  doc_function  {', '.join(contract['doc_function']) or '-'}")
+        lines.append(f"  status        {', '.join(contract['status']) or '-'}")
+        lines.append(f"  roots         {', '.join(contract['roots']) or '-'}")
+        lines.append(f"  rules         requires derived_from: {'yes' if contract['requires_derived_from'] else 'no'}; "
+                     f"cycles forbidden: {'yes' if contract['forbids_cycles'] else 'no'}")
+    lines.append("layers      " + ", ".join(f"{k} {v}" for k, v in result["by_layer"].items()))
+    lines.append("doc kinds   " + ", ".join(f"{k} {v}" for k, v in result["by_doc_kind"].items()))
+    e = result["edges"]
+    lines.append(f"edges       {e['total']} derived_from ({e['with_fit']} with fit, {e['external']} external, "
+                 f"{e['broken']} broken); {result['index_links']} index links")
+    c = result["canonical"]
+    lines.append(f"owners      {c['keys']} canonical keys, {c['conflicts']} with more than one owner")
+    lines.append(f"parse errs  {len(result['parse_errors'])}" +
+                 (": " + ", ".join(result["parse_errors"]) if result["parse_errors"] else ""))
+    if result["no_frontmatter"]:
+        lines.append(f"no header   {len(result['no_frontmatter'])}: " + ", ".join(result["no_frontmatter"][:10]) +
+                     (" …" if len(result["no_frontmatter"]) > 10 else ""))
+    for item in result["skipped"]:
+        lines.append(f"skipped     {item['path']} ({item['reason']})")
+    return "\n".join(lines)
+
+
+def _read_one(doc: dict[str, Any], style: Style) -> list[str]:
+    head = f"{doc['path']} — {doc['title']}"
+    if doc.get("section"):
+        head += f" § {doc['section']}"
+    if "lines" in doc:
+        head += f" (lines {doc['lines']} of {doc['line_count']})"
+    lines = [style(head, bold=True), doc["content"]]
+    if doc.get("truncated"):
+        lines.append(style("[truncated]", fg="yellow"))
+    return lines
+
+
+def read(result: dict[str, Any], style: Style = plain) -> str:
+    if "documents" not in result:
+        return "\n".join(_read_one(result, style))
+    lines: list[str] = []
+    for doc in result["documents"]:
+        lines += _read_one(doc, style) + [""]
+    for item in result.get("skipped", []):
+        lines.append(style(f"skipped {item['path']} ({item['bytes']:,} bytes, over the budget); sections: "
+                           + " | ".join(item["sections"]), fg="yellow"))
+    for item in result.get("failed", []):
+        lines.append(style(f"failed  {item['path']}: {item['error']}", fg="red"))
+    return "\n".join(lines).rstrip()
+
+
+def validate(result: dict[str, Any], style: Style = plain, summary_only: bool = False) -> str:
+    s = result["summary"]
+    tail = f"{s['total']} findings: {s['errors']} errors, {s['warnings']} warnings"
+    if s["by_rule"]:
+        tail += " (" + ", ".join(f"{k} {v}" for k, v in s["by_rule"].items()) + ")"
+    if summary_only:
+        return tail
+    rows = []
+    for f in result["findings"]:
+        where = f"{f['path']}:{f['line']}" if f.get("line") else f["path"]
+        rows.append([f["severity"], f["rule"], where, f["message"]])
+    out = table(rows)
+    colour = {"error": "red", "warning": "yellow"}
+    out = [style(line, fg=colour[row[0]]) if i < len(rows) else line for i, (line, row) in enumerate(zip(out, rows))]
+    return "\n".join(out + [tail])
