@@ -18,7 +18,7 @@ from . import __version__
 from .errors import BankError
 
 PROG = "mcp-memorybank"
-ACTIONS = ("stats", "read", "validate")
+ACTIONS = ("stats", "read", "validate", "surface")
 
 
 class Usage(Exception):
@@ -45,6 +45,11 @@ def _style(enabled: bool) -> Callable[..., str]:
 @click.option("--rule", help="With --validate: only this rule.")
 @click.option("--severity", type=click.Choice(["error", "warning"]), help="With --validate: only this severity.")
 @click.option("--summary", is_flag=True, help="With --validate: print only the summary.")
+@click.option("--surface", "a_surface", is_flag=True, help="Print the MCP surface's token cost per tool and group.")
+@click.option("--off", "off_paths", multiple=True, metavar="PATH",
+              help="Serve nothing for banks under PATH (repeatable).")
+@click.option("--tools", "tool_groups", metavar="GROUPS",
+              help="Serve only these tool groups: find,check,change,create,init.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as compact JSON (the tool's dict).")
 @click.version_option(__version__, prog_name=PROG)
 def command(root: str | None, as_json: bool, **opts: Any) -> None:
@@ -53,9 +58,19 @@ def command(root: str | None, as_json: bool, **opts: Any) -> None:
     if len(chosen) > 1:
         raise Usage(f"choose one action, not {' and '.join('--' + c for c in chosen)}")
     bank_root = root or os.environ.get("MEMORYBANK_ROOT") or "memory_bank"
+    if opts["tool_groups"] is not None:
+        from .server.tools import parse_groups
+        try:
+            parse_groups(opts["tool_groups"])
+        except ValueError as exc:
+            raise Usage(str(exc)) from None
     if not chosen:
-        raise Usage("MCP serving arrives with the server; for now pick an action such as "
-                    "--stats, --read PATH or --validate (see --help)")
+        from .server.app import serve  # the only path that imports the MCP SDK
+        serve(bank_root, opts["off_paths"], opts["tool_groups"])
+        return
+    if chosen[0] == "surface":
+        _surface(bank_root, opts, as_json)
+        return
     from .bank import open_bank
 
     bank = open_bank(bank_root)
@@ -94,6 +109,21 @@ def _run(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., str]
         return result, render.validate(result if "findings" in result else {**result, "findings": []},
                                        style, summary_only=opts["summary"]), code
     raise Usage(f"unknown action {action}")  # pragma: no cover - ACTIONS and _run agree
+
+
+def _surface(root: str, opts: dict[str, Any], as_json: bool) -> None:
+    import anyio
+
+    from .server.app import MemoryBankServer
+    from .server.budget import measure_server, render
+
+    server = MemoryBankServer(root, opts["off_paths"], opts["tool_groups"])
+    result = anyio.run(measure_server, server)
+    if as_json:
+        from .jsonout import dumps
+        click.echo(dumps({"mode": server.mode, **result}))
+    else:
+        click.echo(render(result, server.mode))
 
 
 def main(argv: list[str] | None = None) -> None:

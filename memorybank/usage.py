@@ -17,11 +17,10 @@ def usage_paragraph(bank_path: str = "memory_bank", long: bool = True) -> str:
     The long form goes into CLAUDE.md / AGENTS.md blocks; the short form fits server instructions.
     """
     if not long:
-        return (f"Project knowledge lives in {bank_path}/ and is served by the memorybank tools (all named bank_*). "
-                "Before opening bank files, call bank_route with the question as asked (any language) or read "
-                "memorybank://index; then bank_read the suggested section. Write only through the tools, never the "
-                "shell. File new facts with bank_create inbox:true; never promote or discard _inbox notes unless "
-                "the user asks.")
+        return (f"Project knowledge is in {bank_path}/, served by the bank_* tools. Before opening bank files, "
+                "call bank_route with the question as asked (any language) or read memorybank://index, then "
+                "bank_read the suggested section. Write through the tools, never the shell. Never promote or "
+                "discard _inbox notes unless the user asks.")
     return "\n".join([
         f"## Project memory bank (`{bank_path}/`)",
         "",

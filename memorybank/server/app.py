@@ -1,0 +1,225 @@
+"""The MCP server over stdio (§11), on the SDK's low-level `Server` for exact control of schemas.
+
+Every tool call validates its arguments against the declared JSON Schema, calls the capability,
+and returns compact JSON text. A refusal (`BankError`), a schema violation, or any unexpected
+exception becomes an `isError` result with a clear message: the server never answers a tool call
+with a JSON-RPC error and never dies on a bad request.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp_types as t
+from jsonschema import Draft202012Validator
+from mcp.server.lowlevel import NotificationOptions, Server
+from mcp.server.stdio import stdio_server
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+
+from .. import __version__
+from ..bank import open_bank
+from ..errors import BankError
+from ..jsonout import dumps
+from . import prompts as prompt_texts
+from .surface import decide_mode, instructions
+from .tools import BY_NAME, TOOLS, parse_groups
+
+RESOURCES = (
+    ("memorybank://index", "index", "Every document with purpose, kind, layer, status.", "application/json"),
+    ("memorybank://schema/frontmatter", "schema", "The bank's frontmatter rules.", "text/markdown"),
+    ("memorybank://health", "health", "Fresh validation.", "application/json"),
+    ("memorybank://inbox", "inbox", "_inbox notes, oldest first.", "application/json"),
+)
+
+
+class MemoryBankServer:
+    """State of one served bank: its mode, allowed groups, and the SDK server."""
+
+    def __init__(self, root: str | Path, off_paths: Sequence[str] = (), tools: str | None = None) -> None:
+        self.root = Path(root).absolute()
+        self.off_paths = tuple(off_paths)
+        self.groups = parse_groups(tools)
+        self.mode = decide_mode(self.root, self.off_paths)
+        self.validators = {tool.name: Draft202012Validator(tool.schema) for tool in TOOLS}
+        self.bus = InMemorySubscriptionBus()
+        self.sessions: list[Any] = []
+        self.server = Server(
+            "memorybank", version=__version__, instructions=instructions(self.mode, self.root),
+            on_list_tools=self.list_tools, on_call_tool=self.call_tool,
+            on_list_resources=self.list_resources, on_read_resource=self.read_resource,
+            on_list_prompts=self.list_prompts, on_get_prompt=self.get_prompt,
+            on_subscriptions_listen=ListenHandler(self.bus),
+        )
+
+    # -- surface -------------------------------------------------------------------------------
+
+    def visible_tools(self) -> list[Any]:
+        if self.mode == "off":
+            return []
+        if self.mode == "seed":
+            return [BY_NAME["bank_init"]] if "init" in self.groups else []
+        return [tool for tool in TOOLS if tool.group in self.groups and tool.name != "bank_init"]
+
+    def _wire_tool(self, tool: Any) -> t.Tool:
+        annotations = t.ToolAnnotations(read_only_hint=tool.read_only, destructive_hint=tool.destructive or None,
+                                        idempotent_hint=True if tool.read_only else None)
+        return t.Tool(name=tool.name, description=tool.description, input_schema=tool.schema,
+                      annotations=annotations)
+
+    async def list_tools(self, ctx: Any, params: Any) -> t.ListToolsResult:
+        return t.ListToolsResult(tools=[self._wire_tool(tool) for tool in self.visible_tools()])
+
+    def _full_surface(self) -> bool:
+        return self.mode == "full" and bool(self.groups)
+
+    async def list_resources(self, ctx: Any, params: Any) -> t.ListResourcesResult:
+        if not self._full_surface():
+            return t.ListResourcesResult(resources=[])
+        return t.ListResourcesResult(resources=[
+            t.Resource(uri=uri, name=name, description=desc, mime_type=mime) for uri, name, desc, mime in RESOURCES])
+
+    async def list_prompts(self, ctx: Any, params: Any) -> t.ListPromptsResult:
+        if not self._full_surface():
+            return t.ListPromptsResult(prompts=[])
+        return t.ListPromptsResult(prompts=[
+            t.Prompt(name=p.name, description=p.description,
+                     arguments=[t.PromptArgument(name=a, description=d or None, required=r) for a, d, r in p.arguments])
+            for p in prompt_texts.PROMPTS])
+
+    # -- calls ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def _text(text: str, error: bool = False) -> t.CallToolResult:
+        return t.CallToolResult(content=[t.TextContent(type="text", text=text)], is_error=error)
+
+    async def call_tool(self, ctx: Any, params: t.CallToolRequestParams) -> t.CallToolResult:
+        name = params.name
+        args = dict(params.arguments or {})
+        tool = BY_NAME.get(name)
+        if tool is None or tool not in self.visible_tools():
+            offered = ", ".join(tool.name for tool in self.visible_tools()) or "none"
+            return self._text(f"Tool {name} is not offered here (mode {self.mode}). Offered: {offered}.", True)
+        errors = sorted(self.validators[name].iter_errors(args), key=lambda e: list(e.path))
+        if errors:
+            first = errors[0]
+            where = ".".join(str(p) for p in first.path)
+            return self._text(f"Invalid arguments for {name}: {where + ': ' if where else ''}{first.message}. "
+                              f"See the tool's input schema.", True)
+        try:
+            bank = open_bank(self.root) if name != "bank_init" else None
+            if bank is None:
+                from ..bank import Bank
+                bank = Bank(self.root)
+            result = tool.capability()(bank, **args)
+        except BankError as exc:
+            return self._text(exc.message, True)
+        except Exception as exc:  # noqa: BLE001 - the server must answer, never die
+            traceback.print_exc(file=sys.stderr)
+            return self._text(f"Internal error in {name}: {type(exc).__name__}: {exc}. The bank was not changed "
+                              "by this call unless the result says so; please report this.", True)
+        if name == "bank_init" and not args.get("dry_run"):
+            await self._after_init(ctx)
+        return self._text(dumps(result))
+
+    async def _after_init(self, ctx: Any) -> None:
+        mode = decide_mode(self.root, self.off_paths)
+        if mode == self.mode:
+            return
+        self.mode = mode
+        self.server.instructions = instructions(mode, self.root)
+        try:
+            await ctx.session.send_tool_list_changed()
+        except Exception:  # noqa: BLE001 - a modern-era connection has no such channel
+            pass
+        await self.bus.publish(ToolsListChanged())
+
+    # -- resources and prompts -----------------------------------------------------------------
+
+    async def read_resource(self, ctx: Any, params: t.ReadResourceRequestParams) -> t.ReadResourceResult:
+        uri = str(params.uri)
+        if not self._full_surface():
+            raise ValueError(f"Resource {uri} is not offered in mode {self.mode}.")
+        bank = open_bank(self.root)
+        if uri == "memorybank://index":
+            text, mime = dumps(resource_index(bank)), "application/json"
+        elif uri == "memorybank://schema/frontmatter":
+            text, mime = resource_schema(bank), "text/markdown"
+        elif uri == "memorybank://health":
+            from ..validate import validate
+            text, mime = dumps(validate(bank)), "application/json"
+        elif uri == "memorybank://inbox":
+            text, mime = dumps(resource_inbox(bank)), "application/json"
+        else:
+            raise ValueError(f"Unknown resource {uri}. Resources: {', '.join(r[0] for r in RESOURCES)}.")
+        return t.ReadResourceResult(contents=[t.TextResourceContents(uri=uri, text=text, mime_type=mime)])
+
+    async def get_prompt(self, ctx: Any, params: t.GetPromptRequestParams) -> t.GetPromptResult:
+        prompt = prompt_texts.BY_NAME.get(params.name)
+        if prompt is None or not self._full_surface():
+            raise ValueError(f"Unknown prompt {params.name}.")
+        text = prompt.render(dict(params.arguments or {}))
+        return t.GetPromptResult(description=prompt.description, messages=[
+            t.PromptMessage(role="user", content=t.TextContent(type="text", text=text))])
+
+    # -- running -------------------------------------------------------------------------------
+
+    async def run_stdio(self) -> None:
+        async with stdio_server() as (read, write):
+            await self.server.run(read, write, self.server.create_initialization_options(
+                NotificationOptions(tools_changed=True)))
+
+
+def resource_index(bank: Any) -> dict[str, Any]:
+    """Every non-template document, compact: the map an agent reads before opening files."""
+    bank.refresh()
+    docs = []
+    for path in bank.paths:
+        doc = bank.docs[path]
+        if doc.is_template or doc.in_inbox:
+            continue
+        item: dict[str, Any] = {"path": path, "title": doc.title}
+        for key in ("purpose", "doc_kind", "layer", "status"):
+            value = getattr(doc, key)
+            if value:
+                item[key] = value
+        if doc.canonical_for:
+            item["canonical_for"] = list(doc.canonical_for)
+        docs.append(item)
+    return {"documents": docs, "count": len(docs)}
+
+
+def resource_schema(bank: Any) -> str:
+    bank.refresh()
+    if bank.contract is None:
+        return "This bank has no dna/ folder, so no contract: fields are free-form (degraded mode)."
+    if "dna/frontmatter.md" in bank.docs:
+        return bank.read_text("dna/frontmatter.md")
+    return "This bank declares no dna/frontmatter.md; its contract lives in: " + ", ".join(bank.contract.sources)
+
+
+def resource_inbox(bank: Any) -> dict[str, Any]:
+    bank.refresh()
+    now = time.time()
+    notes = []
+    for path in bank.paths:
+        doc = bank.docs[path]
+        if not doc.in_inbox or path == "_inbox/DISCARDED.md":
+            continue
+        age = int((now - doc.mtime_ns / 1e9) // 86400)
+        notes.append({"path": path, "title": doc.title, "purpose": doc.purpose, "age_days": max(age, 0),
+                      "_mtime": doc.mtime_ns})
+    notes.sort(key=lambda n: (n["_mtime"], n["path"]))
+    for note in notes:
+        del note["_mtime"]
+    return {"notes": notes, "count": len(notes)}
+
+
+def serve(root: str | Path, off_paths: Sequence[str] = (), tools: str | None = None) -> None:
+    """Serve one bank over stdio until the client closes the connection."""
+    anyio.run(MemoryBankServer(root, off_paths, tools).run_stdio)

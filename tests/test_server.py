@@ -1,0 +1,149 @@
+"""End-to-end: the real `mcp-memorybank` over stdio with the official `mcp` client, in both eras."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import anyio
+import pytest
+from conftest import FIXTURE, cli_path
+from mcp import Client, StdioServerParameters
+
+from memorybank.server.budget import BUDGETS, measure
+
+MODES = ["legacy", "auto"]
+
+
+def params(root: Path, *extra: str) -> StdioServerParameters:
+    return StdioServerParameters(command=cli_path(), args=["--root", str(root), *extra])
+
+
+def run(coro):
+    return anyio.run(coro)
+
+
+def payload(result) -> dict:
+    assert not result.is_error, result.content[0].text
+    return json.loads(result.content[0].text)
+
+
+@pytest.fixture
+def bank(tmp_path) -> Path:
+    target = tmp_path / "memory_bank"
+    shutil.copytree(FIXTURE, target)
+    return target
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_find_and_check_tools_answer(bank, mode):
+    async def go():
+        async with Client(params(bank), mode=mode) as client:
+            names = {tool.name for tool in (await client.list_tools()).tools}
+            assert {"bank_read", "bank_validate", "bank_route", "bank_create"} <= names
+            assert "bank_init" not in names
+            out = payload(await client.call_tool("bank_read", {
+                "path": ["domain/billing.md", {"path": "adr/ADR-001-integer-cents.md", "section": "Decision"}]}))
+            assert [d["path"] for d in out["documents"]] == ["domain/billing.md", "adr/ADR-001-integer-cents.md"]
+            assert out["documents"][1]["content"].startswith("## Decision")
+            out = payload(await client.call_tool("bank_validate", {}))
+            assert out["summary"]["total"] == 11 and out["summary"]["errors"] == 7
+    run(go)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_refusals_and_bad_arguments_are_tool_errors_and_the_server_keeps_answering(bank, mode):
+    async def go():
+        async with Client(params(bank), mode=mode) as client:
+            for name, args, needle in [
+                ("bank_read", {"path": "../outside.md"}, "Path must stay inside the bank"),
+                ("bank_read", {"path": 42}, "Invalid arguments for bank_read"),
+                ("bank_read", {}, "'path' is a required property"),
+                ("bank_read", {"path": "a.md", "bogus": 1}, "Additional properties are not allowed"),
+                ("bank_validate", {"severity": "fatal"}, "is not one of"),
+                ("bank_nope", {}, "not offered"),
+            ]:
+                result = await client.call_tool(name, args)
+                assert result.is_error, (name, args)
+                assert needle in result.content[0].text
+            assert payload(await client.call_tool("bank_validate", {"rule": "ssot-conflict"}))["summary"]["total"] == 1
+    run(go)
+
+
+def test_resources_and_prompts(bank):
+    async def go():
+        async with Client(params(bank), mode="legacy") as client:
+            uris = [str(r.uri) for r in (await client.list_resources()).resources]
+            assert uris == ["memorybank://index", "memorybank://schema/frontmatter", "memorybank://health",
+                            "memorybank://inbox"]
+            index = json.loads((await client.read_resource("memorybank://index")).contents[0].text)
+            paths = [d["path"] for d in index["documents"]]
+            assert "domain/billing.md" in paths and "flows/templates/adr.md" not in paths
+            schema = (await client.read_resource("memorybank://schema/frontmatter")).contents[0].text
+            assert "# Frontmatter" in schema
+            health = json.loads((await client.read_resource("memorybank://health")).contents[0].text)
+            assert health["summary"]["total"] == 11
+            inbox = json.loads((await client.read_resource("memorybank://inbox")).contents[0].text)
+            assert inbox == {"notes": [], "count": 0}
+            names = [p.name for p in (await client.list_prompts()).prompts]
+            assert names == ["session-start", "route-then-read", "check-before-commit", "record-adr", "review-inbox"]
+            for name in names:
+                args = {"question": "why cents?"} if name == "route-then-read" else (
+                    {"topic": "use a queue"} if name == "record-adr" else {})
+                prompt = await client.get_prompt(name, args)
+                text = prompt.messages[0].content.text
+                assert "bank_" in text or "memorybank://" in text
+    run(go)
+
+
+def _measure(root: Path, *extra: str) -> dict:
+    async def go():
+        async with Client(params(root, *extra), mode="legacy") as client:
+            return await measure(client)
+    return run(go)
+
+
+def test_token_budgets_full_seed_and_off(bank, tmp_path):
+    full = _measure(bank)
+    assert full["total"] <= BUDGETS["full"]
+    assert max(full["tools"].values()) <= BUDGETS["tool"]
+    assert len(full["tools"]) == 17
+    seed = _measure(tmp_path / "empty" / "memory_bank")
+    assert list(seed["tools"]) == ["bank_init"] and seed["total"] <= BUDGETS["seed"]
+    off = _measure(bank, "--off", str(bank.parent))
+    assert off["tools"] == {} and off["total"] <= BUDGETS["off"]
+
+
+def test_off_marker_beside_the_bank_and_whole_segment_matching(bank, tmp_path):
+    assert _measure(bank, "--off", str(bank) + "x")["tools"], "--off must match whole path segments"
+    (bank.parent / ".memorybank-off").write_text("")
+    assert _measure(bank)["tools"] == {}
+
+
+def test_tools_allowlist(bank):
+    read_only = _measure(bank, "--tools", "find,check")
+    assert set(read_only["groups"]) == {"find", "check"}
+    assert _measure(bank, "--tools", "")["tools"] == {}
+
+
+def test_annotations_and_schemas(bank):
+    async def go():
+        async with Client(params(bank), mode="legacy") as client:
+            return (await client.list_tools()).tools
+    tools = {tool.name: tool for tool in run(go)}
+    assert tools["bank_route"].annotations.read_only_hint is True
+    assert tools["bank_route"].annotations.idempotent_hint is True
+    assert tools["bank_edit"].annotations.read_only_hint is False
+    assert tools["bank_discard"].annotations.destructive_hint is True
+    for tool in tools.values():
+        schema = tool.input_schema
+        assert schema["type"] == "object" and schema["additionalProperties"] is False
+        for name, prop in schema["properties"].items():
+            assert name == name.lower() and prop.get("description"), (tool.name, name)
+
+
+def test_surface_command_prints_the_table(bank):
+    import subprocess
+    out = subprocess.run([cli_path(), "--root", str(bank), "--surface"], capture_output=True, text=True)
+    assert out.returncode == 0 and "bank_create" in out.stdout and "mode full" in out.stdout
