@@ -7,6 +7,7 @@ a template's wrapper format or the placeholder conventions the writers rely on f
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ import pytest
 from memorybank.bank import Bank
 from memorybank.parse import load_yaml, parse_document
 from memorybank.paths import DEFAULT_LAYER_WEIGHTS, DEFAULT_LAYERS
+from memorybank.validate import validate
 
 REPO = Path(__file__).resolve().parent.parent
 STARTER = REPO / "starter"
@@ -182,6 +184,30 @@ def test_starter_drafts_to_fill_are_drafts_with_upstream(starter):
     for path in ("product/context.md", "engineering/testing-policy.md"):
         doc = starter.docs[path]
         assert doc.status == "draft" and doc.derived_from and doc.sections, path
+
+
+def _seeded(tmp_path: Path) -> Path:
+    """A copy of starter/ with the project name filled in, as `--init` would leave it."""
+    root = tmp_path / "memory_bank"
+    shutil.copytree(STARTER, root)
+    readme = root / "README.md"
+    readme.write_text(readme.read_text(encoding="utf-8").replace(PROJECT_PLACEHOLDER, "Acme Payments"),
+                      encoding="utf-8")
+    return root
+
+
+def test_a_seeded_starter_validates_with_zero_findings(tmp_path):
+    result = validate(_bank(_seeded(tmp_path)))
+    assert result["findings"] == [] and result["summary"]["total"] == 0
+
+
+def test_starter_with_materialised_templates_validates_with_zero_findings(tmp_path):
+    """The shipped flows/README.md doubles as flows/templates/README.md, so a plain copy stays valid."""
+    root = _seeded(tmp_path)
+    shutil.copytree(FLOWS, root / "flows" / "templates", dirs_exist_ok=True)
+    bank = _bank(root)
+    assert sum(doc.is_template for doc in bank.docs.values()) == len(TEMPLATE_KINDS)
+    assert validate(bank)["findings"] == []
 
 
 # --- flows/ (shipped templates) -------------------------------------------------------------------
