@@ -98,8 +98,8 @@ def test_unknown_enum_includes_unquoted_dates(tmp_path):
     assert rules_of(bank) == [("unknown-enum-value", "a.md"), ("unknown-enum-value", "a.md")]
 
 
-def test_unresolved_rule_reference_spares_ambiguous_names(tmp_path):
-    body = ("Defined in `dup.md`. Specified in `x/one.md`. Described in `gone.md`.\n"
+def test_unresolved_rule_reference_spares_template_names_and_ambiguous_names(tmp_path):
+    body = ("Owned by `adr.md`. Defined in `dup.md`. Specified in `x/one.md`. Described in `gone.md`.\n"
             "Governed by [the rules](dna/rules.md).")
     bank = _bank(tmp_path, {
         "a.md": doc("A", status="draft", body=body), "x/dup.md": doc("D1"), "y/dup.md": doc("D2"), "x/one.md": "x",
