@@ -9,44 +9,52 @@ from .errors import BankError
 from .records import Section
 
 _MARK = re.compile(
-    r"^ {0,3}(?:(?P<fence>`{3,}|~{3,})(?P<info>[^\n]*)|(?P<hashes>#{1,6})(?:[ \t]+(?P<title>[^\n]*?))?"
-    r"(?:[ \t]+#+)?[ \t]*\r?)$", re.M)
+    r" {0,3}(?:(?P<fence>`{3,}|~{3,})(?P<info>.*)|(?P<hashes>#{1,6})(?:[ \t]+(?P<title>.*?))?(?:[ \t]+#+)?[ \t]*)$")
 _NOT_WORD = re.compile(r"[\W_]+")
+_MARK_START = frozenset("#`~ ")
 
 
 def scan_text(text: str, first_line: int = 1) -> tuple[list[tuple[int, str, int]], list[tuple[int, int]]]:
-    """Headings and fenced-code ranges of a markdown text, by one regex pass (no per-line loop).
+    """Headings and fenced-code ranges of a markdown text.
 
     Returns `(headings, fences)`: headings as `(level, title, line)` outside fences, fences as
-    inclusive `(first line, last line)`; line numbers start at `first_line`. A fence closes on the
-    same character, at least as long, with nothing after it; an unclosed fence runs to the end.
-    A backtick run whose info string holds a backtick is an inline span, not a fence. Setext
-    headings are not headings here (banks use ATX).
+    inclusive `(first line, last line)`; line numbers start at `first_line`. Only lines whose first
+    character could open a heading or fence are matched against the pattern. A fence closes on the
+    same character, at least as long, with nothing after it; an unclosed fence runs to the end. A
+    backtick run whose info string holds a backtick is an inline span, not a fence. Setext headings
+    are not headings here (banks use ATX).
     """
     headings: list[tuple[int, str, int]] = []
     fences: list[tuple[int, int]] = []
     fence: str | None = None
     fence_line = 0
-    line = first_line
-    pos = 0
-    for match in _MARK.finditer(text):
-        line += text.count("\n", pos, match.start())
-        pos = match.start()
+    lines = text.split("\n")
+    starts = _MARK_START
+    for index, line in enumerate(lines):
+        if not line or line[0] not in starts:
+            continue
+        if line[0] == " ":
+            stripped = line.lstrip(" ")
+            if len(line) - len(stripped) > 3 or not stripped or stripped[0] not in starts:
+                continue
+        match = _MARK.match(line.rstrip("\r"))
+        if match is None:
+            continue
         run = match.group("fence")
         if run is not None:
-            info = match.group("info").rstrip("\r")
+            info = match.group("info")
             if fence is None:
                 if run[0] == "`" and "`" in info:
                     continue
-                fence, fence_line = run, line
+                fence, fence_line = run, index + first_line
             elif run[0] == fence[0] and len(run) >= len(fence) and not info.strip():
-                fences.append((fence_line, line))
+                fences.append((fence_line, index + first_line))
                 fence = None
             continue
         if fence is None:
-            headings.append((len(match.group("hashes")), (match.group("title") or "").strip(), line))
+            headings.append((len(match.group("hashes")), (match.group("title") or "").strip(), index + first_line))
     if fence is not None:
-        last = first_line + text.count("\n") - (1 if text.endswith("\n") else 0)
+        last = first_line + len(lines) - 1 - (1 if text.endswith("\n") else 0)
         fences.append((fence_line, max(last, fence_line)))
     return headings, fences
 

@@ -58,6 +58,101 @@ def load_yaml(text: str) -> Any:
     return yaml.load(text, Loader=Yaml12Loader)  # noqa: S506 - a safe loader subclass
 
 
+_FAST_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(.*))?$")
+_FAST_ITEM = re.compile(r"[ ]*- (.*)$")
+_FAST_NULL = frozenset({"", "~", "null", "Null", "NULL"})
+_FAST_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
+_FAST_INT = re.compile(r"[-+]?[0-9]+$")
+_FAST_DATE = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})$")
+_FAST_NUMBERISH = re.compile(r"[-+]?\.?[0-9]")
+_FAST_UNSAFE_START = frozenset("[]{}&*!|>%@`,?#-'\"")
+_MISS = object()
+
+
+def _fast_scalar(text: str) -> Any:
+    """A plain or simply quoted one-line scalar, typed like `Yaml12Loader`; `_MISS` when unsure."""
+    if "\t" in text:
+        return _MISS
+    if text[:1] == "'" :
+        if len(text) >= 2 and text[-1] == "'" and "'" not in text[1:-1].replace("''", ""):
+            return text[1:-1].replace("''", "'")
+        return _MISS
+    if text[:1] == '"':
+        if len(text) >= 2 and text[-1] == '"' and '"' not in text[1:-1] and "\\" not in text:
+            return text[1:-1]
+        return _MISS
+    if not text:
+        return None
+    if text[0] in _FAST_UNSAFE_START or ": " in text or " #" in text or text.endswith(":"):
+        return _MISS
+    if text in _FAST_NULL:
+        return None
+    if text in _FAST_BOOL:
+        return _FAST_BOOL[text]
+    if _FAST_NUMBERISH.match(text):
+        if _FAST_INT.match(text):
+            return int(text)
+        date = _FAST_DATE.match(text)
+        if date:
+            try:
+                return _dt.date(int(date.group(1)), int(date.group(2)), int(date.group(3)))
+            except ValueError:
+                return _MISS
+        return _MISS  # floats, times, 0x/0o: let YAML decide
+    if text.lower() in (".inf", ".nan") or text[:2] in ("0x", "0o"):
+        return _MISS
+    return text
+
+
+def fast_frontmatter(lines: list[str]) -> dict[str, Any] | None:
+    """Parse the common frontmatter shape without YAML, or return None to defer to YAML.
+
+    Handles top-level `key: scalar` lines and `key:` followed by `- scalar` items — what nearly
+    every bank header is — about ten times faster than the C loader. Anything else (nested maps,
+    flow collections, block scalars, comments after values, anchors, escapes, floats, times) goes
+    to `load_yaml`, so results never differ from it (a property test holds the two together).
+    """
+    data: dict[str, Any] = {}
+    key: str | None = None
+    items: list[Any] | None = None
+    open_key = False
+    item_indent = 0
+    for line in lines:
+        if not line or line.isspace() or line.lstrip().startswith("#"):
+            if line and not line.isspace() and line[0] != "#":
+                return None  # an indented comment may sit inside a block we do not model
+            continue
+        if line[0] == " " or line[0] == "-":
+            item = _FAST_ITEM.match(line)
+            if item is None or key is None or (items is None and not open_key):
+                return None
+            value = _fast_scalar(item.group(1).rstrip(" "))
+            if value is _MISS or (item.group(1).startswith("- ")):
+                return None
+            indent = len(line) - len(line.lstrip(" "))
+            if items is None:
+                items = []
+                data[key] = items
+                item_indent = indent
+            elif indent != item_indent:
+                return None
+            items.append(value)
+            continue
+        match = _FAST_KEY.match(line)
+        if match is None:
+            return None
+        key, raw = match.group(1), (match.group(2) or "").rstrip(" ")
+        items = None
+        open_key = not raw
+        if key in data or key in _FAST_NULL or key in _FAST_BOOL:
+            return None  # duplicate or typed keys: let YAML decide
+        value = _fast_scalar(raw)
+        if value is _MISS:
+            return None
+        data[key] = value
+    return data
+
+
 _OPEN = re.compile(r"---[ \t]*\r?\n")
 _CLOSE = re.compile(r"^---[ \t]*\r?$", re.M)
 _LINK = re.compile(r"\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^()\s<>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
@@ -233,14 +328,20 @@ def _scan_body(path: str, body: str, first_line: int) -> tuple[list[Section], st
             target, external = resolve_from(path, bare)
             links.append(Link(target=target, raw=raw, line=line, external=external))
     if ".md" in body:
+        # Claims are rare and always end in ".md": find those, then match only their lines.
+        seen_lines: set[int] = set()
         line, pos = first_line, 0
-        for match in _RULE_REF.finditer(body):
-            line += body.count("\n", pos, match.start())
-            pos = match.start()
-            if fences and _in_ranges(line, fences):
-                continue
-            raw = next(g for g in match.groups() if g)
-            refs.append(RuleRef(raw=raw, line=line))
+        at = body.find(".md")
+        while at >= 0:
+            begin = body.rfind("\n", 0, at) + 1
+            line += body.count("\n", pos, begin)
+            pos = begin
+            if begin not in seen_lines:
+                seen_lines.add(begin)
+                if not (fences and _in_ranges(line, fences)):
+                    for match in _RULE_REF.finditer(_line_at(body, at)):
+                        refs.append(RuleRef(raw=next(g for g in match.groups() if g), line=line))
+            at = body.find(".md", at + 3)
     return sections, h1, links, refs
 
 
@@ -285,7 +386,9 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
             key_lines = _key_lines(fm_lines, close)
             block = "\n".join(lines)
             try:
-                loaded = load_yaml(block) if block.strip() else {}
+                loaded = fast_frontmatter(lines)
+                if loaded is None:
+                    loaded = load_yaml(block) if block.strip() else {}
                 if loaded is None:
                     loaded = {}
                 if not isinstance(loaded, dict):
