@@ -53,7 +53,8 @@ def _style(enabled: bool) -> Callable[..., str]:
               help="Serve only these tool groups: find,check,change,create,init.")
 @click.option("--install-hook", "a_install_hook", is_flag=True,
               help="Wire the bank into Claude Code: .mcp.json, the Stop hook, the CLAUDE.md block.")
-@click.option("--project", type=click.Path(file_okay=False), help="With --install-hook: the project folder "
+@click.option("--project", type=click.Path(file_okay=False),
+              help="With --install-hook or --adoption: the project folder "
               "(default: the git top-level containing the bank, else its parent).")
 @click.option("--no-claude-md", is_flag=True, help="With --install-hook: leave CLAUDE.md alone.")
 @click.option("--adoption", "a_adoption", is_flag=True,

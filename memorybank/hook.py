@@ -33,7 +33,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from .atomic import write_atomic
 from .project import bank_relpath, git_toplevel
+from .server.surface import OFF_MARKER  # stdlib-only module; the server's off switch silences the hook too
 
 PROG = "mcp-memorybank-hook"
 BANK_FOLDER = "memory_bank"
@@ -187,17 +189,7 @@ def _load_state(path: Path) -> dict:
 
 def _save_state(path: Path, data: dict) -> None:
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".state-", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(path, json.dumps(data).encode("utf-8"))
 
 
 def inbox_queue(bank: Path, now: float) -> tuple[int, float]:
@@ -247,7 +239,7 @@ def decide(event: dict, explicit_root: str | None, now: float) -> str | None:
     explicit = explicit_root or os.environ.get("MEMORYBANK_ROOT") or None
     top = git_toplevel(cwd) if cwd.is_dir() else None
     bank = find_bank(explicit, cwd, top)
-    if bank is None or (bank.parent / ".memorybank-off").exists():
+    if bank is None or (bank.parent / OFF_MARKER).exists():
         return None
     top = top or git_toplevel(bank)
     if top is None:

@@ -29,13 +29,12 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import stat
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from . import jsonedit
+from .atomic import write_atomic
 from .errors import BankError
 from .project import bank_relpath, project_dir
 from .usage import usage_paragraph
@@ -260,32 +259,6 @@ def _plan_claude_md(project: Path, bank_label: str) -> _Plan:
     return plan
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    """Temp file in the same folder, fsync, `os.replace`; keeps the old file's mode (or the umask default)."""
-    target = Path(os.path.realpath(path))
-    target.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        mode = stat.S_IMODE(target.stat().st_mode)
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(text.encode("utf-8"))
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def install_hook(root: str | os.PathLike[str], project: str | os.PathLike[str] | None = None,
                  dry_run: bool = False, claude_md: bool = True) -> dict[str, Any]:
     """Wire a bank into Claude Code for its project; returns what changed (or would change).
@@ -311,7 +284,7 @@ def install_hook(root: str | os.PathLike[str], project: str | os.PathLike[str] |
     if not dry_run:
         for plan in plans:
             if plan.new_text is not None:
-                _atomic_write(plan.path, plan.new_text)
+                write_atomic(plan.path, plan.new_text.encode("utf-8"))
     files = [{"path": plan.rel,
               "action": "unchanged" if plan.new_text is None else ("updated" if plan.exists else "created"),
               "changes": plan.changes, "note": plan.note} for plan in plans]
