@@ -18,7 +18,8 @@ from . import __version__
 from .errors import BankError
 
 PROG = "mcp-memorybank"
-ACTIONS = ("stats", "read", "validate", "surface")
+ACTIONS = ("stats", "read", "validate", "surface", "install_hook", "adoption")
+NEEDS_NO_BANK = ("install_hook",)  # wiring may come before `bank_init` creates the bank
 
 
 class Usage(Exception):
@@ -50,13 +51,23 @@ def _style(enabled: bool) -> Callable[..., str]:
               help="Serve nothing for banks under PATH (repeatable).")
 @click.option("--tools", "tool_groups", metavar="GROUPS",
               help="Serve only these tool groups: find,check,change,create,init.")
+@click.option("--install-hook", "a_install_hook", is_flag=True,
+              help="Wire the bank into Claude Code: .mcp.json, the Stop hook, the CLAUDE.md block.")
+@click.option("--project", type=click.Path(file_okay=False),
+              help="With --install-hook or --adoption: the project folder "
+              "(default: the git top-level containing the bank, else its parent).")
+@click.option("--no-claude-md", is_flag=True, help="With --install-hook: leave CLAUDE.md alone.")
+@click.option("--adoption", "a_adoption", is_flag=True,
+              help="Count bank use through vs around the server in transcript FILES (default: this project's).")
+@click.option("--dry-run", is_flag=True, help="Run every check, write nothing, print what would change.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as compact JSON (the tool's dict).")
+@click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
 @click.version_option(__version__, prog_name=PROG)
 def command(root: str | None, as_json: bool, **opts: Any) -> None:
     """Serve a memory bank over MCP (no action flag), or run one action on it."""
     chosen = [name for name in ACTIONS if opts.get(f"a_{name}")]
     if len(chosen) > 1:
-        raise Usage(f"choose one action, not {' and '.join('--' + c for c in chosen)}")
+        raise Usage(f"choose one action, not {' and '.join('--' + c.replace('_', '-') for c in chosen)}")
     bank_root = root or os.environ.get("MEMORYBANK_ROOT") or "memory_bank"
     if opts["tool_groups"] is not None:
         from .server.tools import parse_groups
@@ -64,6 +75,8 @@ def command(root: str | None, as_json: bool, **opts: Any) -> None:
             parse_groups(opts["tool_groups"])
         except ValueError as exc:
             raise Usage(str(exc)) from None
+    if opts["files"] and chosen[:1] != ["adoption"]:
+        raise Usage(f"unexpected argument {opts['files'][0]!r}: FILES are only for --adoption")
     if not chosen:
         from .server.app import serve  # the only path that imports the MCP SDK
         serve(bank_root, opts["off_paths"], opts["tool_groups"])
@@ -74,7 +87,7 @@ def command(root: str | None, as_json: bool, **opts: Any) -> None:
     from .bank import open_bank
 
     bank = open_bank(bank_root)
-    if not bank.root.is_dir():
+    if not bank.root.is_dir() and chosen[0] not in NEEDS_NO_BANK:
         raise BankError(f"No bank at {bank.root}: the folder does not exist. Pass --root <bank folder>.")
     style = _style(sys.stdout.isatty() and not as_json)
     action = chosen[0]
@@ -108,6 +121,16 @@ def _run(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., str]
             result = {"summary": result["summary"]}
         return result, render.validate(result if "findings" in result else {**result, "findings": []},
                                        style, summary_only=opts["summary"]), code
+    if action == "install_hook":
+        from .install import install_hook
+        result = install_hook(bank.root, project=opts["project"], dry_run=opts["dry_run"],
+                              claude_md=not opts["no_claude_md"])
+        return result, render.install_hook(result, style), 0
+    if action == "adoption":
+        from .adoption import adoption, default_transcripts
+        files = list(opts["files"]) or default_transcripts(bank.root, opts["project"])
+        result = adoption(bank.root, files, project=opts["project"])
+        return result, render.adoption(result, style), 0
     raise Usage(f"unknown action {action}")  # pragma: no cover - ACTIONS and _run agree
 
 

@@ -1,8 +1,288 @@
-"""Stop hook entry point (`mcp-memorybank-hook`); built in its own issue, exits 0 until then."""
+"""The Claude Code Stop hook (`mcp-memorybank-hook`, §13.1): ask once per real change to file durable facts.
 
+Reads the Stop event JSON on stdin and either stays silent (exit 0, no output) or prints
+`{"decision": "block", "reason": …}`, which makes the agent continue with the reason as its next
+instruction. It is silent when the event says a stop hook is already active, when there is no bank,
+when the git tree is clean, when the tree's fingerprint is the one it last asked about, or while the
+cooldown since its last ask in this session runs.
+
+Choices the spec leaves open:
+- Changes under the bank's `_inbox/` are left out of the dirty check and the fingerprint: filing the
+  notes it asked for is not new work to ask about.
+- A relative `--root` / `MEMORYBANK_ROOT` is resolved against `$CLAUDE_PROJECT_DIR` when Claude Code
+  sets it, else against the event's `cwd`.
+- An inbox note's age is its file's modification time; `_inbox/README.md` and `_inbox/DISCARDED.md`
+  are not notes.
+- `MEMORYBANK_HOOK=off` or a `.memorybank-off` file beside the bank (the server's off switch, §11.4)
+  silences it.
+
+Standard library only (no mcp, no GitPython, no bank index) so a stop costs two `git` calls. It never
+writes into the bank; its state is one small JSON file per (session, bank) in the temp folder. Any
+internal error exits 0 with one line on stderr: the hook must never fail the agent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import subprocess
 import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .atomic import write_atomic
+from .project import bank_relpath, git_toplevel
+from .server.surface import OFF_MARKER  # stdlib-only module; the server's off switch silences the hook too
+
+PROG = "mcp-memorybank-hook"
+BANK_FOLDER = "memory_bank"
+COOLDOWN_MIN = 30.0
+INBOX_MAX = 8
+INBOX_MAX_AGE_DAYS = 14.0
+NOT_NOTES = frozenset({"README.md", "DISCARDED.md"})
+HASH_LIMIT = 16 * 1024 * 1024  # larger dirty files are fingerprinted by size and mtime, not content
+
+USAGE = f"""usage: {PROG} [--root BANK]
+
+Claude Code Stop hook for memorybank. Reads the Stop event JSON on stdin; prints a block decision
+asking the agent to file durable facts as _inbox notes when the git tree changed since its last ask.
+Bank: --root, else $MEMORYBANK_ROOT, else memory_bank/ in the working folder or its ancestors up to
+the git top-level. Environment: MEMORYBANK_CAPTURE_COOLDOWN_MIN (default {COOLDOWN_MIN:g}),
+MEMORYBANK_INBOX_MAX (default {INBOX_MAX}), MEMORYBANK_INBOX_MAX_AGE_DAYS (default {INBOX_MAX_AGE_DAYS:g}),
+MEMORYBANK_HOOK_STATE_DIR (default: the temp folder), MEMORYBANK_HOOK=off to disable.
+See hooks/README.md."""
 
 
-def main() -> None:
-    """Exit quietly: the hook must never fail the agent."""
+class Quiet(Exception):
+    """Stop here without output (a normal outcome, not an error)."""
+
+
+def _env_number(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    try:
+        value = float(raw) if raw else default
+    except ValueError:
+        return default
+    return value if value >= 0 else default
+
+
+def _parse_args(argv: list[str]) -> str | None:
+    """Return the `--root` value; `--help` prints usage. Unknown arguments are ignored, never fatal."""
+    root = None
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in ("-h", "--help"):
+            print(USAGE)
+            raise Quiet
+        if arg == "--root" and i + 1 < len(argv):
+            root = argv[i + 1]
+            i += 1
+        elif arg.startswith("--root="):
+            root = arg.split("=", 1)[1]
+        i += 1
+    return root
+
+
+def _read_event(stream) -> dict:
+    if stream is None or stream.isatty():
+        raise Quiet
+    try:
+        event = json.loads(stream.read() or "null")
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ValueError(f"stdin is not the Stop event JSON ({exc.__class__.__name__}); skipped") from None
+    if not isinstance(event, dict):
+        raise ValueError("stdin is not a JSON object; skipped")
+    return event
+
+
+def find_bank(explicit: str | None, cwd: Path, top: Path | None) -> Path | None:
+    """The bank folder: explicit root, else `memory_bank/` in `cwd` or its ancestors up to the git top."""
+    if explicit:
+        base = os.environ.get("CLAUDE_PROJECT_DIR") or str(cwd)
+        path = Path(base, os.path.expanduser(explicit))
+        return path if path.is_dir() else None
+    folder = cwd
+    while True:
+        candidate = folder / BANK_FOLDER
+        if candidate.is_dir():
+            return candidate
+        if top is None or folder == top or folder == folder.parent or top not in folder.parents:
+            return None
+        folder = folder.parent
+
+
+def _git_status(top: Path) -> bytes:
+    proc = subprocess.run(["git", "--no-optional-locks", "-C", str(top), "status", "--porcelain=v1", "-z",
+                           "--untracked-files=all"], capture_output=True, timeout=20)
+    if proc.returncode != 0:
+        detail = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise RuntimeError("git status failed" + (f": {detail[0]}" if detail else ""))
+    return proc.stdout
+
+
+def dirty_entries(status: bytes, skip_prefix: str | None) -> list[tuple[bytes, str]]:
+    """Parse `git status --porcelain -z` into `(entry bytes, path)`; entries under `skip_prefix` are dropped."""
+    parts = status.split(b"\0")
+    entries: list[tuple[bytes, str]] = []
+    i = 0
+    while i < len(parts):
+        item = parts[i]
+        i += 1
+        if len(item) < 4:
+            continue
+        code, path = item[:2], item[3:].decode("utf-8", "surrogateescape")
+        entry = item
+        if b"R" in code or b"C" in code:  # rename/copy: the next field is the old path
+            if i < len(parts):
+                entry += b"\0" + parts[i]
+            i += 1
+        if skip_prefix and (path + "/").startswith(skip_prefix):
+            continue
+        entries.append((entry, path))
+    return entries
+
+
+def fingerprint(top: Path, entries: list[tuple[bytes, str]]) -> str:
+    """Hash of the status entries plus every dirty file's content (size+mtime above HASH_LIMIT)."""
+    digest = hashlib.sha256()
+    for entry, path in entries:
+        digest.update(entry + b"\0")
+        try:
+            st = os.lstat(top / path)
+        except OSError:
+            digest.update(b"-\0")  # deleted
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            digest.update(b"~\0")
+        elif st.st_size > HASH_LIMIT:
+            digest.update(f"{st.st_size}:{st.st_mtime_ns}\0".encode())
+        else:
+            try:
+                with open(top / path, "rb") as fh:
+                    digest.update(hashlib.file_digest(fh, "sha256").digest())
+            except OSError:
+                digest.update(b"?\0")
+    return digest.hexdigest()
+
+
+def state_file(session_id: str, bank: Path) -> Path:
+    """One small JSON file per (session, bank) in `$MEMORYBANK_HOOK_STATE_DIR` or the temp folder."""
+    folder = os.environ.get("MEMORYBANK_HOOK_STATE_DIR")
+    if not folder:
+        uid = os.getuid() if hasattr(os, "getuid") else "user"
+        folder = os.path.join(tempfile.gettempdir(), f"memorybank-hook-{uid}")
+    key = hashlib.sha256(f"{session_id}\0{os.path.realpath(bank)}".encode()).hexdigest()[:24]
+    return Path(folder, f"{key}.json")
+
+
+def _load_state(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _save_state(path: Path, data: dict) -> None:
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    write_atomic(path, json.dumps(data).encode("utf-8"))
+
+
+def inbox_queue(bank: Path, now: float) -> tuple[int, float]:
+    """`(notes waiting in _inbox/, age in days of the oldest)`; hidden entries and non-notes skipped."""
+    count, oldest = 0, now
+    for folder, dirs, files in os.walk(bank / "_inbox"):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        at_top = folder == str(bank / "_inbox")
+        for name in files:
+            if not name.endswith(".md") or name.startswith(".") or (at_top and name in NOT_NOTES):
+                continue
+            try:
+                mtime = os.stat(os.path.join(folder, name)).st_mtime
+            except OSError:
+                continue
+            count += 1
+            oldest = min(oldest, mtime)
+    return count, max(0.0, (now - oldest) / 86400)
+
+
+def reason_text(bank_label: str, changed: int, inbox: tuple[int, float] | None) -> str:
+    """The instruction the agent reads when the hook blocks: short, exact, actionable."""
+    files = "1 changed file" if changed == 1 else f"{changed} changed files"
+    text = (f"memorybank stop check (the working tree has {files}). Did this session produce a durable "
+            "fact the next session would need - a decision, constraint, gotcha or changed contract - that "
+            f"{bank_label} does not hold yet? If not, stop without comment. If so, file one note per fact with "
+            "bank_create, inbox: true (path: short-kebab-name.md; doc_kind; title; purpose: one line on when to "
+            "read it; body: the fact, why, and where in the code), then stop. Do not edit other bank files or "
+            "promote notes for this.")
+    if inbox:
+        count, age = inbox
+        notes = "1 note waits" if count == 1 else f"{count} notes wait"
+        text += (f" Also tell the user: {notes} in {bank_label}_inbox/ (oldest {int(age)} days) for review; "
+                 "they decide whether to promote, merge or discard each. Do not do that yourself.")
+    return text
+
+
+def decide(event: dict, explicit_root: str | None, now: float) -> str | None:
+    """The block reason for this Stop event, or None to stay silent. Records the ask in the state file."""
+    if event.get("stop_hook_active") in (True, "true"):
+        return None
+    if os.environ.get("MEMORYBANK_HOOK", "").strip().lower() in ("off", "0", "false", "no"):
+        return None
+    raw_cwd = event.get("cwd")
+    # resolved, because git reports its top-level with symlinks resolved and the walk up compares the two
+    cwd = Path(os.path.realpath(raw_cwd if isinstance(raw_cwd, str) and raw_cwd else os.getcwd()))
+    explicit = explicit_root or os.environ.get("MEMORYBANK_ROOT") or None
+    top = git_toplevel(cwd) if cwd.is_dir() else None
+    bank = find_bank(explicit, cwd, top)
+    if bank is None or (bank.parent / OFF_MARKER).exists():
+        return None
+    top = top or git_toplevel(bank)
+    if top is None:
+        return None
+    rel = bank_relpath(bank, top)
+    inbox_prefix = None if rel.startswith("..") else ("" if rel == "." else rel + "/") + "_inbox/"
+    entries = dirty_entries(_git_status(top), inbox_prefix)
+    if not entries:
+        return None
+    mark = fingerprint(top, entries)
+    session = event.get("session_id")
+    state_path = state_file(session if isinstance(session, str) else "", bank)
+    state = _load_state(state_path)
+    if state.get("fingerprint") == mark:
+        return None
+    asked_at = state.get("asked_at")
+    cooldown = _env_number("MEMORYBANK_CAPTURE_COOLDOWN_MIN", COOLDOWN_MIN) * 60
+    if isinstance(asked_at, (int, float)) and now - asked_at < cooldown:
+        return None
+    count, age = inbox_queue(bank, now)
+    remind = count > 0 and (count >= _env_number("MEMORYBANK_INBOX_MAX", INBOX_MAX)
+                            or age > _env_number("MEMORYBANK_INBOX_MAX_AGE_DAYS", INBOX_MAX_AGE_DAYS))
+    label = (str(bank) if rel.startswith("..") else rel) + "/"
+    reason = reason_text(label, len(entries), (count, age) if remind else None)
+    _save_state(state_path, {"fingerprint": mark, "asked_at": now})
+    return reason
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: print a block decision or nothing; always exit 0."""
+    try:
+        explicit = _parse_args(sys.argv[1:] if argv is None else argv)
+        reason = decide(_read_event(sys.stdin), explicit, time.time())
+        if reason:
+            sys.stdout.write(json.dumps({"decision": "block", "reason": reason}) + "\n")
+            sys.stdout.flush()
+    except Quiet:
+        pass
+    except Exception as exc:  # never fail the agent
+        message = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
+        print(f"{PROG}: {message}", file=sys.stderr)
     sys.exit(0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

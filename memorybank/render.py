@@ -96,3 +96,50 @@ def validate(result: dict[str, Any], style: Style = plain, summary_only: bool = 
     colour = {"error": "red", "warning": "yellow"}
     out = [style(line, fg=colour[row[0]]) if i < len(rows) else line for i, (line, row) in enumerate(zip(out, rows))]
     return "\n".join(out + [tail])
+
+
+def install_hook(result: dict[str, Any], style: Style = plain) -> str:
+    """One block per file: its fate, then `+`/`~` lines like a diff summary."""
+    dry = result["dry_run"]
+    verbs = {"created": "would create" if dry else "created", "updated": "would update" if dry else "updated",
+             "unchanged": "unchanged"}
+    lines = [style(f"project {result['project']} (bank {result['bank']})", bold=True)]
+    for item in result["files"]:
+        head = f"{item['path']}: {verbs[item['action']]}" + (f" ({item['note']})" if item["note"] else "")
+        lines.append(style(head, fg="green") if item["changes"] else head)
+        lines += [f"  {change}" for change in item["changes"]]
+    lines += [style(f"warning: {w}", fg="yellow") for w in result["warnings"]]
+    if dry:
+        lines.append("dry run: nothing written")
+    return "\n".join(lines)
+
+
+def adoption(result: dict[str, Any], style: Style = plain) -> str:
+    """Sessions as rows, the four counters (plus checks) as right-aligned columns, then the total."""
+    heads = ["session", "server reads", "shell reads", "server writes", "shell writes", "checks"]
+    keys = ["server_reads", "shell_reads", "server_writes", "shell_writes", "server_checks"]
+    total = result["total"]
+    rows = [[s["session"], *(str(s[k]) for k in keys)] for s in result["sessions"]]
+    rows.append([f"total ({total['sessions']} sessions)", *(str(total[k]) for k in keys)])
+    widths = [max(len(r[i]) for r in [heads, *rows]) for i in range(len(heads))]
+
+    def line(row: Sequence[str]) -> str:
+        return "  ".join([row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])])
+
+    out = [style(line(heads), bold=True), *(line(r) for r in rows[:-1]), style(line(rows[-1]), bold=True)]
+    reads = total["server_reads"] + total["shell_reads"]
+    writes = total["server_writes"] + total["shell_writes"]
+    if reads or writes:
+        share = [f"{what} through the server: {through}/{all_} ({round(100 * through / all_)}%)"
+                 for what, through, all_ in (("reads", total["server_reads"], reads),
+                                             ("writes", total["server_writes"], writes)) if all_]
+        out.append("; ".join(share))
+    if result["by_tool"]:
+        out.append("by tool: " + ", ".join(f"{k} {v}" for k, v in result["by_tool"].items()))
+    sk = result["skipped"]
+    if sk["lines"] or sk["bad_tool_use"]:
+        reasons = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sk.items() if k != "lines" and v)
+        out.append(style(f"skipped: {sk['lines']} lines, {sk['bad_tool_use']} tool calls ({reasons})", fg="yellow"))
+    if result["duplicates"]:
+        out.append(f"{result['duplicates']} repeated tool calls counted once (resumed sessions)")
+    return "\n".join(out)

@@ -70,3 +70,28 @@ def fixture_copy(tmp_path: Path) -> Path:
     target = tmp_path / "fixture-bank"
     shutil.copytree(FIXTURE, target)
     return target
+
+
+GIT_ENV = {
+    "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_AUTHOR_DATE": "2024-01-02T03:04:05Z",
+    "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_COMMITTER_DATE": "2024-01-02T03:04:05Z",
+}
+
+
+def git(repo: Path, *args: str) -> str:
+    """Run git in `repo` with a fixed identity and dates and no global or system config."""
+    proc = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True,
+                          env={**os.environ, **GIT_ENV}, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def git_repo(path: Path, files: dict[str, str] | None = None) -> Path:
+    """A fresh repository at `path` with `files` committed once."""
+    path.mkdir(parents=True, exist_ok=True)
+    git(path, "init", "-q", "-b", "main")
+    write_bank(path, files or {"README.md": "project\n"})
+    git(path, "add", "-A")
+    git(path, "commit", "-q", "-m", "initial")
+    return path

@@ -1,0 +1,291 @@
+"""One-command wiring (§13.2): the server in `.mcp.json`, the Stop hook in `.claude/settings.json`, and the
+usage paragraph in CLAUDE.md.
+
+Every file is planned first and written only when all plans succeeded, so a refusal (a file that is
+not valid JSON, a CLAUDE.md with broken markers) writes nothing. A JSON merge inserts the new text
+before the container's closing bracket, in the layout of its siblings (`jsonedit`), so every other
+key, the key order, the indentation, inline arrays and line endings stay byte for byte; a file that
+needs no change is not rewritten, so a second run is byte-identical. Writes are atomic (temp file + `os.replace`) and
+keep the file's permission bits; a symlinked file is written through to its target.
+
+Choices the spec leaves open:
+- The project folder is the git top-level containing the bank, else the bank's parent (`project`
+  overrides). `.mcp.json` gets `--root ./<bank relative to the project>`.
+- An existing server entry that already runs `mcp-memorybank` on this bank, under any name, counts
+  as installed. An entry named `memorybank` that differs is kept as it is, with a warning (it may
+  be deliberately customised); delete it and re-run to replace it.
+- Any Stop hook whose command starts with `mcp-memorybank-hook` counts as installed. The hook gets
+  `--root <bank>` only when it could not find the bank by itself, i.e. unless the bank is a folder
+  named `memory_bank` at the project top (the hook looks in its working folder and upward).
+- "Offer the usage paragraph" means: write it. The paragraph multiplied routing eightfold in the
+  field, and it lives only between `<!-- memorybank:begin -->` and `<!-- memorybank:end -->`: the
+  block is created (new file or appended to the user's file) or replaced in place, and no byte
+  outside it changes. `claude_md=False` (`--no-claude-md`) skips it. An existing `.claude/CLAUDE.md`
+  is used when there is no `CLAUDE.md` at the project top.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import jsonedit
+from .atomic import write_atomic
+from .errors import BankError
+from .project import bank_relpath, project_dir
+from .usage import usage_paragraph
+
+SERVER_NAME = "memorybank"
+SERVER_COMMAND = "mcp-memorybank"
+HOOK_COMMAND = "mcp-memorybank-hook"
+BEGIN = "<!-- memorybank:begin -->"
+END = "<!-- memorybank:end -->"
+
+
+@dataclass
+class _Plan:
+    """One file's planned change: its new text (None = unchanged) and the summary lines."""
+
+    rel: str
+    path: Path
+    exists: bool
+    new_text: str | None = None
+    changes: list[str] = field(default_factory=list)
+    note: str = ""
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _read_text(path: Path, rel: str) -> str | None:
+    if not path.exists():
+        return None
+    if not path.is_file():
+        raise BankError(f"Refusing to touch {rel}: it is not a regular file. Move it aside, then re-run; "
+                        "nothing was written.")
+    try:
+        return path.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BankError(f"Refusing to touch {rel}: cannot read it as UTF-8 ({exc}). Fix it, then re-run; "
+                        "nothing was written.") from None
+
+
+class _JsonFile:
+    """A JSON object file, edited by inserting text so its layout survives (see `jsonedit`)."""
+
+    def __init__(self, text: str | None, rel: str) -> None:
+        self.rel = rel
+        self.bom = bool(text) and text.startswith("\ufeff")
+        self.body = (text or "").removeprefix("\ufeff")
+        self.ops: list[tuple[tuple[str, ...], Any, str | None]] = []
+        if not self.body.strip():
+            self.data: dict[str, Any] = {}
+            return
+        try:
+            data = json.loads(self.body)
+        except json.JSONDecodeError as exc:
+            raise BankError(f"Refusing to touch {rel}: it is not valid JSON ({exc.msg} at line {exc.lineno}, "
+                            f"column {exc.colno}). Fix or remove it, then re-run; nothing was written.") from None
+        if not isinstance(data, dict):
+            raise BankError(f"Refusing to touch {rel}: its top level is not a JSON object. Fix or remove it, "
+                            "then re-run; nothing was written.")
+        self.data = data
+
+    def get(self, path: tuple[str, ...], kind: type) -> Any:
+        """The value at `path`, None when a key is missing; refuses when it has another JSON type."""
+        value: Any = self.data
+        for depth, key in enumerate(path):
+            if key not in value:
+                return None
+            value = value[key]
+            want = kind if depth == len(path) - 1 else dict
+            if not isinstance(value, want):
+                shape = "an object" if want is dict else "a list"
+                raise BankError(f"Refusing to touch {self.rel}: `{'.'.join(path[:depth + 1])}` is not {shape}. "
+                                "Fix it, then re-run; nothing was written.")
+        return value
+
+    def insert(self, path: tuple[str, ...], value: Any, key: str | None = None) -> None:
+        """Add member `key` (or, without a key, append an item) to the container at `path`."""
+        container: Any = self.data
+        for part in path:
+            container = container[part]
+        if key is None:
+            container.append(value)
+        else:
+            container[key] = value
+        self.ops.append((path, value, key))
+
+    def dumps(self) -> str:
+        """The edited text: minimal insertions when they parse back to the data, else a full re-dump."""
+        if self.body.strip():
+            text = self.body
+            try:
+                for path, value, key in self.ops:
+                    text = jsonedit.insert(text, path, value, key)
+                if json.loads(text) == self.data:
+                    return ("\ufeff" if self.bom else "") + text
+            except (KeyError, ValueError, IndexError):
+                pass
+        unit = jsonedit.indent_unit(self.body) if self.body.strip() else "  "
+        text = json.dumps(self.data, ensure_ascii=False, indent=unit)
+        if not self.body.strip() or self.body.endswith("\n"):
+            text += "\n"
+        if "\r\n" in self.body:
+            text = text.replace("\n", "\r\n")
+        return ("\ufeff" if self.bom else "") + text
+
+
+def _root_arg(args: Any) -> str | None:
+    if not isinstance(args, list):
+        return None
+    for i, arg in enumerate(args):
+        if arg == "--root" and i + 1 < len(args) and isinstance(args[i + 1], str):
+            return args[i + 1]
+        if isinstance(arg, str) and arg.startswith("--root="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def _serves_bank(entry: Any, project: Path, bank: Path) -> bool:
+    """Whether a `.mcp.json` server entry already runs mcp-memorybank on this bank."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("command"), str):
+        return False
+    if os.path.basename(entry["command"]) != SERVER_COMMAND:
+        return False
+    env = entry.get("env") if isinstance(entry.get("env"), dict) else {}
+    root = _root_arg(entry.get("args")) or env.get("MEMORYBANK_ROOT") or "memory_bank"
+    if not isinstance(root, str):
+        return False
+    return os.path.realpath(project / root) == os.path.realpath(bank)
+
+
+def _plan_mcp(project: Path, bank: Path, root_arg: str, warnings: list[str]) -> _Plan:
+    path = project / ".mcp.json"
+    plan = _Plan(".mcp.json", path, path.exists())
+    doc = _JsonFile(_read_text(path, plan.rel), plan.rel)
+    servers = doc.get(("mcpServers",), dict) or {}
+    present = [name for name, entry in servers.items() if _serves_bank(entry, project, bank)]
+    if present:
+        plan.note = f"mcpServers.{present[0]} already serves this bank"
+        return plan
+    if SERVER_NAME in servers:
+        warnings.append(f".mcp.json: mcpServers.{SERVER_NAME} exists with other settings "
+                        f"({_compact(servers[SERVER_NAME])}); kept as it is. Delete it and re-run to replace it.")
+        plan.note = f"mcpServers.{SERVER_NAME} kept (differs)"
+        return plan
+    entry = {"command": SERVER_COMMAND, "args": ["--root", root_arg]}
+    if "mcpServers" in doc.data:
+        doc.insert(("mcpServers",), entry, SERVER_NAME)
+    else:
+        doc.insert((), {SERVER_NAME: entry}, "mcpServers")
+    plan.changes.append(f"+ mcpServers.{SERVER_NAME} = {_compact(entry)}")
+    plan.new_text = doc.dumps()
+    return plan
+
+
+def _is_our_hook(hook: Any) -> bool:
+    if not isinstance(hook, dict) or not isinstance(hook.get("command"), str):
+        return False
+    try:
+        words = shlex.split(hook["command"])
+    except ValueError:
+        words = hook["command"].split()
+    return bool(words) and os.path.basename(words[0]) == HOOK_COMMAND
+
+
+def _plan_settings(project: Path, hook_command: str) -> _Plan:
+    path = project / ".claude" / "settings.json"
+    plan = _Plan(".claude/settings.json", path, path.exists())
+    doc = _JsonFile(_read_text(path, plan.rel), plan.rel)
+    stop = doc.get(("hooks", "Stop"), list)
+    for group in stop or ():
+        inner = group.get("hooks") if isinstance(group, dict) else None
+        if _is_our_hook(group) or (isinstance(inner, list) and any(_is_our_hook(h) for h in inner)):
+            plan.note = "Stop hook already present"
+            return plan
+    entry = {"hooks": [{"type": "command", "command": hook_command}]}
+    if stop is not None:
+        doc.insert(("hooks", "Stop"), entry)
+    elif "hooks" in doc.data:
+        doc.insert(("hooks",), [entry], "Stop")
+    else:
+        doc.insert((), {"Stop": [entry]}, "hooks")
+    plan.changes.append(f"+ hooks.Stop[{len(doc.data['hooks']['Stop']) - 1}] = {_compact(entry)}")
+    plan.new_text = doc.dumps()
+    return plan
+
+
+def claude_md_block(bank_label: str, newline: str = "\n") -> str:
+    """The usage paragraph between the memorybank markers (no trailing newline)."""
+    return newline.join([BEGIN, *usage_paragraph(bank_label).split("\n"), END])
+
+
+def _plan_claude_md(project: Path, bank_label: str) -> _Plan:
+    path = project / "CLAUDE.md"
+    if not path.exists() and (project / ".claude" / "CLAUDE.md").is_file():
+        path = project / ".claude" / "CLAUDE.md"
+    rel = path.relative_to(project).as_posix()
+    plan = _Plan(rel, path, path.exists())
+    text = _read_text(path, rel)
+    if text is None:
+        plan.new_text = claude_md_block(bank_label) + "\n"
+        plan.changes.append(f"+ {BEGIN} usage paragraph {END} (new file)")
+        return plan
+    newline = "\r\n" if "\r\n" in text else "\n"
+    block = claude_md_block(bank_label, newline)
+    begins, ends = text.count(BEGIN), text.count(END)
+    if begins == 0 and ends == 0:
+        sep = "" if not text.strip() else (newline if text.endswith("\n") else newline * 2)
+        plan.new_text = (text if text.strip() else "") + sep + block + newline
+        plan.changes.append(f"+ {BEGIN} usage paragraph {END} (appended)")
+        return plan
+    start, stop = text.find(BEGIN), text.find(END)
+    if begins != 1 or ends != 1 or stop < start:
+        raise BankError(f"Refusing to touch {rel}: it has {begins} `{BEGIN}` and {ends} `{END}` markers in "
+                        "the wrong shape. Keep exactly one begin/end pair (or none), then re-run; nothing was written.")
+    stop += len(END)
+    if text[start:stop] == block:
+        plan.note = "memorybank block up to date"
+        return plan
+    old_lines = text[start:stop].count("\n") + 1
+    plan.new_text = text[:start] + block + text[stop:]
+    plan.changes.append(f"~ {BEGIN} … {END} replaced ({old_lines} → {block.count(chr(10)) + 1} lines)")
+    return plan
+
+
+def install_hook(root: str | os.PathLike[str], project: str | os.PathLike[str] | None = None,
+                 dry_run: bool = False, claude_md: bool = True) -> dict[str, Any]:
+    """Wire a bank into Claude Code for its project; returns what changed (or would change).
+
+    Result: `{project, bank, dry_run, files: [{path, action: created|updated|unchanged, changes, note}],
+    warnings}`. `bank` is the `--root` value written to `.mcp.json`.
+    """
+    bank = Path(os.path.realpath(root))
+    if project is not None:
+        proj = Path(os.path.realpath(project))
+        if not proj.is_dir():
+            raise BankError(f"No project folder at {proj}. Pass --project <existing folder>.")
+    else:
+        proj = Path(os.path.realpath(project_dir(bank)))
+    rel = bank_relpath(bank, proj)
+    root_arg = rel if rel.startswith("..") or os.path.isabs(rel) else "./" + rel.removeprefix("./")
+    found_alone = bank.name == "memory_bank" and bank.parent == proj  # the hook looks upward from its cwd
+    hook_command = HOOK_COMMAND if found_alone else f"{HOOK_COMMAND} --root {shlex.quote(root_arg)}"
+    warnings: list[str] = []
+    plans = [_plan_mcp(proj, bank, root_arg, warnings), _plan_settings(proj, hook_command)]
+    if claude_md:
+        plans.append(_plan_claude_md(proj, rel.removeprefix("./")))
+    if not dry_run:
+        for plan in plans:
+            if plan.new_text is not None:
+                write_atomic(plan.path, plan.new_text.encode("utf-8"))
+    files = [{"path": plan.rel,
+              "action": "unchanged" if plan.new_text is None else ("updated" if plan.exists else "created"),
+              "changes": plan.changes, "note": plan.note} for plan in plans]
+    return {"project": str(proj), "bank": root_arg, "dry_run": dry_run, "files": files, "warnings": warnings}

@@ -1,0 +1,105 @@
+"""Add one member or one array item to JSON text without re-formatting anything else.
+
+Users hand-format `.mcp.json` and `.claude/settings.json` (inline arrays, tabs, CRLF). Re-dumping
+the parsed document would rewrite all of it; these edits insert the new text right before the
+container's closing bracket, imitating the layout of its existing items (one per line with their
+indentation, or inline), so every other byte stays as it was. The caller checks the result parses
+to what it expects (see `insert`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from json.decoder import scanstring
+from typing import Any
+
+_WS = re.compile(r"[ \t\n\r]*")
+_SCALAR = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?|true|false|null")
+
+Path = tuple[str | int, ...]
+
+
+def _skip(text: str, i: int) -> int:
+    return _WS.match(text, i).end()
+
+
+def _value(text: str, i: int, path: Path, spans: dict[Path, tuple[int, int]]) -> int:
+    """Scan one value starting at or after `i`; record container spans by key path; return its end."""
+    i = _skip(text, i)
+    opener = text[i]
+    if opener in "{[":
+        start, closer, index = i, "}" if opener == "{" else "]", 0
+        i = _skip(text, i + 1)
+        while text[i] != closer:
+            if opener == "{":
+                key, i = scanstring(text, _skip(text, i) + 1)
+                i = _skip(text, i) + 1  # the colon
+                i = _value(text, i, (*path, key), spans)
+            else:
+                i = _value(text, i, (*path, index), spans)
+                index += 1
+            i = _skip(text, i)
+            if text[i] == ",":
+                i = _skip(text, i + 1)
+        spans[path] = (start, i + 1)
+        return i + 1
+    if opener == '"':
+        return scanstring(text, i + 1)[1]
+    found = _SCALAR.match(text, i)
+    if not found:
+        raise ValueError(f"unexpected {text[i]!r} at offset {i}")
+    return found.end()
+
+
+def container_spans(text: str) -> dict[Path, tuple[int, int]]:
+    """`{key path: (start, end)}` of every object and array in a valid JSON document; `()` is the top."""
+    spans: dict[Path, tuple[int, int]] = {}
+    _value(text, 0, (), spans)
+    return spans
+
+
+def indent_unit(text: str) -> str | None:
+    """The file's indentation step (the first indented line's whitespace), or None for a one-line file."""
+    found = re.search(r"\n([ \t]+)\S", text)
+    if found:
+        return found.group(1)
+    return None if "\n" not in text.strip() else "  "
+
+
+def _render(value: Any, unit: str | None, indent: str, newline: str) -> str:
+    if unit is None:
+        return json.dumps(value, ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False, indent=unit).replace("\n", newline + indent)
+
+
+def insert(text: str, path: Path, value: Any, key: str | None = None) -> str:
+    """Insert `value` (as member `key` of an object, or as the last item of an array) at `path`.
+
+    Raises KeyError when `path` is not a container in `text`. Layout: a multi-line container gets the
+    item on its own line with its siblings' indentation; an inline one gets `, item` inline; an empty
+    one opens onto new lines when the file is multi-line.
+    """
+    start, end = container_spans(text)[path]
+    newline = "\r\n" if "\r\n" in text else "\n"
+    unit = indent_unit(text)
+    head = "" if key is None else json.dumps(key, ensure_ascii=False) + ": "
+    inner = text[start + 1:end - 1]
+    if not inner.strip():
+        if unit is None:
+            return text[:start + 1] + head + _render(value, None, "", newline) + text[end - 1:]
+        line_start = text.rfind("\n", 0, start) + 1
+        base = re.match(r"[ \t]*", text[line_start:start]).group(0)
+        body = base + unit
+        return (text[:start + 1] + newline + body + head + _render(value, unit, body, newline) + newline + base
+                + text[end - 1:])
+    lead = inner[:len(inner) - len(inner.lstrip())]
+    last = end - 1
+    while text[last - 1] in " \t\r\n":
+        last -= 1
+    if "\n" in lead:
+        body = lead.rsplit("\n", 1)[1]
+        item = "," + newline + body + head + _render(value, unit or "  ", body, newline)
+    else:
+        item = ", " + head + _render(value, None, "", newline)
+    return text[:last] + item + text[last:]

@@ -1,0 +1,198 @@
+"""`--adoption` (§13.3): reads and writes through vs around the server, counted from transcript JSONL."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import git_repo, run_cli
+
+from memorybank.adoption import BankPaths, adoption, bash_effects
+from memorybank.errors import BankError
+
+_ids = iter(range(1, 10_000))
+
+
+def assistant(session: str, cwd: str, *calls: tuple[str, dict]) -> dict:
+    """An assistant record as Claude Code writes it: tool_use items in message.content[]."""
+    content = [{"type": "text", "text": "Let me look."}]
+    content += [{"type": "tool_use", "id": f"toolu_{next(_ids):04d}", "name": name, "input": params}
+                for name, params in calls]
+    return {"parentUuid": None, "isSidechain": False, "userType": "external", "cwd": cwd, "sessionId": session,
+            "version": "1.0.0", "type": "assistant", "uuid": f"u{next(_ids)}", "timestamp": "2025-01-01T00:00:00Z",
+            "message": {"id": "msg_1", "type": "message", "role": "assistant", "model": "claude",
+                        "content": content, "stop_reason": "tool_use"}}
+
+
+def user(session: str, cwd: str, text: str = "hi") -> dict:
+    return {"type": "user", "sessionId": session, "cwd": cwd, "uuid": f"u{next(_ids)}",
+            "message": {"role": "user", "content": text}}
+
+
+def bash(command: str) -> tuple[str, dict]:
+    return "Bash", {"command": command, "description": "run"}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return git_repo(tmp_path / "proj", {"memory_bank/README.md": "# Bank\n", "src/app.py": "x\n"})
+
+
+def write_jsonl(path: Path, records: list) -> Path:
+    lines = [r if isinstance(r, str) else json.dumps(r) for r in records]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def transcripts(project: Path, tmp_path: Path) -> list[Path]:
+    cwd = str(project)
+    bank = f"{project}/memory_bank"
+    one = [
+        {"type": "summary", "summary": "Money work", "leafUuid": "x"},
+        user("s1", cwd),
+        # server reads: 5 (route, search, read, prefixed graph, resource read)
+        assistant("s1", cwd, ("mcp__memorybank__bank_route", {"question": "money?"}),
+                  ("mcp__memorybank__bank_search", {"query": "cents"}),
+                  ("bank_read", {"path": "adr/a.md"}),
+                  ("mcp__mb__bank_graph", {"path": "adr/a.md"}),
+                  ("ReadMcpResourceTool", {"server": "memorybank", "uri": "memorybank://index"})),
+        # not counted: a resource of another server, a Read outside the bank, ListMcpResourcesTool, a grep for the
+        # bank's name in code, a Bash write outside the bank
+        assistant("s1", cwd, ("ReadMcpResourceTool", {"server": "other", "uri": "other://x"}),
+                  ("Read", {"file_path": f"{cwd}/src/app.py"}),
+                  ("ListMcpResourcesTool", {}),
+                  bash("grep -rn memory_bank src/"),
+                  bash("echo hi > /tmp/out.txt 2>&1")),
+        # shell reads: 9
+        assistant("s1", cwd, ("Read", {"file_path": f"{bank}/adr/a.md"}),
+                  ("Grep", {"pattern": "cents", "path": bank}),
+                  ("Glob", {"pattern": "memory_bank/**/*.md"}),
+                  bash("cat memory_bank/adr/a.md"),
+                  bash("grep -rn cents memory_bank/ | head -5"),
+                  bash("cd memory_bank && ls"),
+                  bash("sed -n '1,20p' ./memory_bank/domain/money.md"),
+                  bash(f"find {bank} -name '*.md'"),
+                  bash("rg -e cents memory_bank")),
+        '{"type": "assistant", "message": {"content": [',  # truncated line: invalid JSON
+        "[1, 2, 3]",  # valid JSON, not an object
+    ]
+    two = [
+        user("s2", cwd),
+        # server writes: 3; a check: 1
+        assistant("s2", cwd, ("mcp__memorybank__bank_create", {"path": "x.md", "inbox": True}),
+                  ("mcp__memorybank__bank_edit", {"path": "x.md", "find": "a", "replace": "b"}),
+                  ("bank_set_status", {"path": "x.md", "status": "active"}),
+                  ("mcp__memorybank__bank_validate", {})),
+        # shell writes: 8 (the last Bash both reads and writes: also 1 shell read)
+        assistant("s2", cwd, ("Write", {"file_path": f"{bank}/_inbox/n.md", "content": "x"}),
+                  ("Edit", {"file_path": "memory_bank/adr/a.md", "old_string": "a", "new_string": "b"}),
+                  ("MultiEdit", {"file_path": f"{bank}/adr/a.md", "edits": []}),
+                  bash("echo '- new' >> memory_bank/README.md"),
+                  bash("cat <<'EOF' > memory_bank/_inbox/fact.md\n# Fact\n> quoted memory_bank/zz.md\nEOF"),
+                  bash("printf x | tee memory_bank/log.md"),
+                  bash("sed -i 's/draft/active/' memory_bank/adr/a.md"),
+                  bash("cat memory_bank/a.md > memory_bank/b.md")),
+        {"type": "assistant", "sessionId": "s2", "message": "not an object"},  # unknown shape
+        # a malformed tool_use item (no input) and a repeat of an earlier call id (a resumed session's copy)
+        {"type": "assistant", "sessionId": "s2", "cwd": cwd, "message": {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "toolu_bad", "name": "Read"},
+            {"type": "tool_use", "id": one[2]["message"]["content"][1]["id"], "name": "bank_route",
+             "input": {"question": "money?"}}]}},
+        "",
+        "not json at all",
+    ]
+    return [write_jsonl(tmp_path / "one.jsonl", one), write_jsonl(tmp_path / "two.jsonl", two)]
+
+
+def test_counts_are_exact(project, tmp_path):
+    result = adoption(project / "memory_bank", transcripts(project, tmp_path))
+    assert result["sessions"] == [
+        {"session": "s1", "server_reads": 5, "shell_reads": 9, "server_writes": 0, "shell_writes": 0,
+         "server_checks": 0},
+        {"session": "s2", "server_reads": 0, "shell_reads": 1, "server_writes": 3, "shell_writes": 8,
+         "server_checks": 1},
+    ]
+    assert result["total"] == {"sessions": 2, "server_reads": 5, "shell_reads": 10, "server_writes": 3,
+                               "shell_writes": 8, "server_checks": 1}
+    assert result["skipped"] == {"lines": 4, "invalid_json": 2, "not_object": 1, "unknown_shape": 1,
+                                 "bad_tool_use": 1}
+    assert result["duplicates"] == 1
+    assert result["by_tool"] == {"Bash": 11, "Edit": 1, "Glob": 1, "Grep": 1, "MultiEdit": 1, "Read": 1,
+                                 "ReadMcpResourceTool": 1, "Write": 1, "bank_create": 1, "bank_edit": 1,
+                                 "bank_graph": 1, "bank_read": 1, "bank_route": 1, "bank_search": 1,
+                                 "bank_set_status": 1, "bank_validate": 1}
+    assert result["files"] == 2
+
+
+def test_cli_table_and_json(project, tmp_path):
+    files = [str(p) for p in transcripts(project, tmp_path)]
+    proc = run_cli("--root", str(project / "memory_bank"), "--adoption", *files)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].split("  ")[0] == "session" and lines[0].endswith("checks")
+    assert lines[1].split() == ["s1", "5", "9", "0", "0", "0"]
+    assert lines[3].split() == ["total", "(2", "sessions)", "5", "10", "3", "8", "1"]
+    assert len({len(line) for line in lines[:4]}) == 1  # aligned columns
+    assert "reads through the server: 5/15 (33%); writes through the server: 3/11 (27%)" in proc.stdout
+    assert "skipped: 4 lines, 1 tool calls" in proc.stdout
+    data = json.loads(run_cli("--root", str(project / "memory_bank"), "--adoption", *files, "--json").stdout)
+    assert data["total"]["shell_writes"] == 8
+
+
+def test_transcripts_from_another_checkout_still_count(project, tmp_path):
+    path = write_jsonl(tmp_path / "far.jsonl", [
+        assistant("s9", "/home/other/proj", ("Read", {"file_path": "/home/other/proj/memory_bank/a.md"}),
+                  bash("cat memory_bank/b.md"), ("Read", {"file_path": "/home/other/proj/src/a.py"}))])
+    assert adoption(project / "memory_bank", [path])["total"]["shell_reads"] == 2
+
+
+def test_records_without_session_ids_use_the_file_name(project, tmp_path):
+    path = write_jsonl(tmp_path / "abc-123.jsonl", [
+        {"type": "tool_use", "id": "t1", "name": "bank_route", "input": {"question": "q"}},
+        {"message": {"content": [{"type": "tool_use", "name": "mcp__memorybank__bank_read",
+                                  "input": {"path": "a.md"}}]}}])
+    result = adoption(project / "memory_bank", [path])
+    assert result["sessions"] == [{"session": "abc-123", "server_reads": 2, "shell_reads": 0, "server_writes": 0,
+                                   "shell_writes": 0, "server_checks": 0}]
+
+
+def test_default_transcripts_come_from_the_claude_config_folder(project, tmp_path):
+    config = tmp_path / "claude"
+    folder = config / "projects" / str(project.resolve()).replace("/", "-").replace("_", "-").replace(".", "-")
+    folder.mkdir(parents=True)
+    write_jsonl(folder / "s.jsonl", [assistant("s", str(project), ("bank_route", {"question": "q"}))])
+    proc = run_cli("--root", str(project / "memory_bank"), "--adoption", "--json",
+                   env={"CLAUDE_CONFIG_DIR": str(config)})
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["total"]["server_reads"] == 1
+    proc = run_cli("--root", str(project / "memory_bank"), "--adoption",
+                   env={"CLAUDE_CONFIG_DIR": str(tmp_path / "none")})
+    assert proc.returncode == 1 and "No transcripts given" in proc.stderr
+
+
+def test_missing_file_is_refused(project, tmp_path):
+    with pytest.raises(BankError, match="Cannot read transcript"):
+        adoption(project / "memory_bank", [tmp_path / "nope.jsonl"])
+    proc = run_cli("--root", str(project / "memory_bank"), "--stats", str(tmp_path / "x.jsonl"))
+    assert proc.returncode == 2 and "FILES are only for --adoption" in proc.stderr
+
+
+@pytest.mark.parametrize(("command", "effects"), [
+    ("cat memory_bank/a.md 2>/dev/null", (True, False)),
+    ("wc -l < memory_bank/a.md", (True, False)),
+    ("ls", (False, False)),
+    ("cd memory_bank; tail -n 3 adr/a.md", (True, False)),
+    ("sed -e 's/a/b/' memory_bank/a.md", (True, False)),
+    ("sed -ni 's/a/b/p' memory_bank/a.md", (False, True)),
+    ("cp /tmp/x.md memory_bank/x.md", (False, True)),
+    ("mv memory_bank/a.md /tmp/", (True, False)),
+    ("rm -f memory_bank/_inbox/n.md", (False, True)),
+    ("FOO=1 sudo cat 'memory_bank/a b.md'", (True, False)),
+    ("git diff memory_bank/", (False, False)),
+    ("python - <<EOF\nopen('memory_bank/a.md', 'w')\nEOF", (False, False)),
+    ("cat 'unterminated memory_bank/a.md", (True, False)),
+])
+def test_bash_patterns(tmp_path, command, effects):
+    bank = BankPaths(tmp_path / "memory_bank", tmp_path)
+    assert bash_effects(command, str(tmp_path), bank) == effects

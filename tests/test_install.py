@@ -1,0 +1,195 @@
+"""`--install-hook` (§13.2): merge the server and the Stop hook into a project's Claude Code files."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+from conftest import git_repo, run_cli
+
+from memorybank.errors import BankError
+from memorybank.install import BEGIN, END, install_hook
+from memorybank.usage import usage_paragraph
+
+SERVER = {"command": "mcp-memorybank", "args": ["--root", "./memory_bank"]}
+STOP = {"hooks": [{"type": "command", "command": "mcp-memorybank-hook"}]}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    return git_repo(tmp_path / "proj", {"memory_bank/README.md": "# Bank\n", "src/app.py": "x = 1\n"})
+
+
+def files_of(project: Path) -> dict[str, bytes]:
+    return {p.relative_to(project).as_posix(): p.read_bytes() for p in sorted(project.rglob("*"))
+            if p.is_file() and ".git" not in p.relative_to(project).parts}
+
+
+def test_empty_project_gets_all_three_files(project):
+    proc = run_cli("--root", str(project / "memory_bank"), "--install-hook")
+    assert proc.returncode == 0, proc.stderr
+    assert (project / ".mcp.json").read_text() == json.dumps({"mcpServers": {"memorybank": SERVER}}, indent=2) + "\n"
+    assert json.loads((project / ".claude" / "settings.json").read_text()) == {"hooks": {"Stop": [STOP]}}
+    claude = (project / "CLAUDE.md").read_text()
+    assert claude == f"{BEGIN}\n{usage_paragraph('memory_bank')}\n{END}\n"
+    assert proc.stdout.splitlines() == [
+        f"project {os.path.realpath(project)} (bank ./memory_bank)",
+        ".mcp.json: created",
+        '  + mcpServers.memorybank = {"command":"mcp-memorybank","args":["--root","./memory_bank"]}',
+        ".claude/settings.json: created",
+        '  + hooks.Stop[0] = {"hooks":[{"type":"command","command":"mcp-memorybank-hook"}]}',
+        "CLAUDE.md: created",
+        f"  + {BEGIN} usage paragraph {END} (new file)",
+    ]
+
+
+def test_existing_mcp_json_with_another_server_keeps_its_bytes(project):
+    original = '{\n\t"mcpServers": {\n\t\t"other": {"command": "x", "args": ["a", "b"]}\n\t},\n\t"zeta": [1, 2]\n}'
+    (project / ".mcp.json").write_text(original)
+    install_hook(project / "memory_bank")
+    text = (project / ".mcp.json").read_text()
+    assert text == ('{\n\t"mcpServers": {\n\t\t"other": {"command": "x", "args": ["a", "b"]},\n'
+                    '\t\t"memorybank": {\n\t\t\t"command": "mcp-memorybank",\n\t\t\t"args": [\n'
+                    '\t\t\t\t"--root",\n\t\t\t\t"./memory_bank"\n\t\t\t]\n\t\t}\n\t},\n\t"zeta": [1, 2]\n}')
+    data = json.loads(text)
+    assert list(data) == ["mcpServers", "zeta"] and list(data["mcpServers"]) == ["other", "memorybank"]
+
+
+def test_existing_settings_with_other_hooks_get_ours_appended(project):
+    settings = project / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    original = {"model": "opus", "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "check-bash"}]}], "Stop": [{"hooks": [{"type": "command", "command": "say"}]}]},
+        "permissions": {"allow": ["Bash(ls:*)"]}}
+    settings.write_text(json.dumps(original, indent=4) + "\n")
+    result = install_hook(project / "memory_bank", claude_md=False)
+    data = json.loads(settings.read_text())
+    assert data == {**original, "hooks": {**original["hooks"], "Stop": [*original["hooks"]["Stop"], STOP]}}
+    assert list(data) == ["model", "hooks", "permissions"]
+    assert settings.read_text().startswith('{\n    "model": "opus",\n    "hooks": {\n        "PreToolUse"')
+    assert result["files"][1] == {"path": ".claude/settings.json", "action": "updated",
+                                  "changes": ['+ hooks.Stop[1] = {"hooks":[{"type":"command",'
+                                              '"command":"mcp-memorybank-hook"}]}'], "note": ""}
+    assert [f["path"] for f in result["files"]] == [".mcp.json", ".claude/settings.json"]
+
+
+def test_settings_without_a_stop_list_and_crlf_line_endings(project):
+    settings = project / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_bytes(b'{\r\n  "hooks": {\r\n    "PreToolUse": []\r\n  }\r\n}\r\n')
+    install_hook(project / "memory_bank", claude_md=False)
+    raw = settings.read_bytes()
+    assert b"\n" not in raw.replace(b"\r\n", b"")
+    assert raw.startswith(b'{\r\n  "hooks": {\r\n    "PreToolUse": [],\r\n    "Stop": [\r\n')
+    assert json.loads(raw) == {"hooks": {"PreToolUse": [], "Stop": [STOP]}}
+
+
+def test_second_run_changes_nothing(project):
+    (project / ".mcp.json").write_text('{"mcpServers": {"a": {"command": "a"}}}')
+    (project / "CLAUDE.md").write_text("# Rules\n\nBe kind.")
+    assert run_cli("--root", str(project / "memory_bank"), "--install-hook").returncode == 0
+    first = files_of(project)
+    proc = run_cli("--root", str(project / "memory_bank"), "--install-hook", "--json")
+    assert files_of(project) == first
+    result = json.loads(proc.stdout)
+    assert [f["action"] for f in result["files"]] == ["unchanged"] * 3
+    assert first["CLAUDE.md"].startswith(b"# Rules\n\nBe kind.\n\n" + BEGIN.encode())
+    assert first[".mcp.json"].startswith(b'{"mcpServers": {"a": {"command": "a"}, "memorybank": {"command": ')
+
+
+@pytest.mark.parametrize("broken", [".mcp.json", ".claude/settings.json"])
+def test_invalid_json_is_refused_and_nothing_is_written(project, broken):
+    target = project / broken
+    target.parent.mkdir(exist_ok=True)
+    target.write_text('{"mcpServers": {,}')
+    before = files_of(project)
+    proc = run_cli("--root", str(project / "memory_bank"), "--install-hook")
+    assert proc.returncode == 1
+    assert proc.stderr.startswith(f"mcp-memorybank: Refusing to touch {broken}: it is not valid JSON")
+    assert files_of(project) == before
+
+
+def test_wrong_shapes_are_refused(project):
+    (project / ".mcp.json").write_text('{"mcpServers": []}')
+    with pytest.raises(BankError, match="`mcpServers` is not an object"):
+        install_hook(project / "memory_bank")
+    (project / ".mcp.json").write_text("[]")
+    with pytest.raises(BankError, match="top level is not a JSON object"):
+        install_hook(project / "memory_bank")
+    (project / ".mcp.json").unlink()
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text('{"hooks": {"Stop": {}}}')
+    with pytest.raises(BankError, match="`hooks.Stop` is not a list"):
+        install_hook(project / "memory_bank")
+    assert not (project / ".mcp.json").exists() and not (project / "CLAUDE.md").exists()
+
+
+def test_dry_run_writes_nothing(project):
+    before = files_of(project)
+    proc = run_cli("--root", str(project / "memory_bank"), "--install-hook", "--dry-run")
+    assert proc.returncode == 0
+    assert files_of(project) == before
+    assert ".mcp.json: would create" in proc.stdout and proc.stdout.rstrip().endswith("dry run: nothing written")
+
+
+def test_claude_md_block_is_replaced_in_place(project):
+    claude = project / "CLAUDE.md"
+    claude.write_bytes(b"# Intro\r\n\r\n" + BEGIN.encode() + b"\r\nold words\r\n" + END.encode()
+                       + b"\r\n\r\n## Tail\r\n")
+    result = install_hook(project / "memory_bank")
+    assert result["files"][2]["action"] == "updated"
+    raw = claude.read_bytes()
+    block = (BEGIN + "\n" + usage_paragraph("memory_bank") + "\n" + END).replace("\n", "\r\n").encode()
+    assert raw == b"# Intro\r\n\r\n" + block + b"\r\n\r\n## Tail\r\n"
+    claude.write_text(f"{BEGIN}\nx\n")
+    with pytest.raises(BankError, match="Refusing to touch CLAUDE.md"):
+        install_hook(project / "memory_bank")
+    assert claude.read_text() == f"{BEGIN}\nx\n"
+
+
+def test_bank_elsewhere_gets_explicit_roots(tmp_path):
+    project = git_repo(tmp_path / "mono", {"docs/kb/README.md": "# KB\n"})
+    result = install_hook(project / "docs" / "kb", claude_md=False)
+    assert result["bank"] == "./docs/kb"
+    server = json.loads((project / ".mcp.json").read_text())["mcpServers"]["memorybank"]
+    assert server["args"] == ["--root", "./docs/kb"]
+    hooks = json.loads((project / ".claude" / "settings.json").read_text())["hooks"]["Stop"]
+    assert hooks == [{"hooks": [{"type": "command", "command": "mcp-memorybank-hook --root ./docs/kb"}]}]
+
+
+def test_project_override_and_a_bank_that_does_not_exist_yet(tmp_path):
+    (tmp_path / "here").mkdir()
+    proc = run_cli("--root", str(tmp_path / "here" / "memory_bank"), "--install-hook", "--project",
+                   str(tmp_path / "here"), "--no-claude-md", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["bank"] == "./memory_bank"
+    assert json.loads((tmp_path / "here" / ".mcp.json").read_text()) == {"mcpServers": {"memorybank": SERVER}}
+    assert not (tmp_path / "here" / "CLAUDE.md").exists()
+
+
+def test_a_differing_memorybank_entry_is_kept_with_a_warning(project):
+    custom = {"mcpServers": {"memorybank": {"command": "uvx", "args": ["mcp-memorybank", "--tools", "find"]}}}
+    (project / ".mcp.json").write_text(json.dumps(custom))
+    result = install_hook(project / "memory_bank", claude_md=False)
+    assert json.loads((project / ".mcp.json").read_text()) == custom
+    assert result["files"][0]["action"] == "unchanged" and "kept as it is" in result["warnings"][0]
+
+
+def test_an_entry_under_another_name_already_serving_the_bank_counts(project):
+    (project / ".mcp.json").write_text(
+        '{"mcpServers": {"kb": {"command": "mcp-memorybank", "args": ["--root=memory_bank"]}}}')
+    result = install_hook(project / "memory_bank", claude_md=False)
+    assert result["files"][0] == {"path": ".mcp.json", "action": "unchanged", "changes": [],
+                                  "note": "mcpServers.kb already serves this bank"}
+
+
+def test_file_mode_is_kept(project):
+    (project / ".mcp.json").write_text("{}")
+    os.chmod(project / ".mcp.json", 0o600)
+    install_hook(project / "memory_bank", claude_md=False)
+    assert stat.S_IMODE((project / ".mcp.json").stat().st_mode) == 0o600
+    assert json.loads((project / ".mcp.json").read_text()) == {"mcpServers": {"memorybank": SERVER}}
+    assert not [p for p in project.iterdir() if p.name.endswith(".tmp")]
