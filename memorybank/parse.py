@@ -126,8 +126,9 @@ def fast_frontmatter(lines: list[str]) -> dict[str, Any] | None:
             item = _FAST_ITEM.match(line)
             if item is None or key is None or (items is None and not open_key):
                 return None
-            value = _fast_scalar(item.group(1).rstrip(" "))
-            if value is _MISS or (item.group(1).startswith("- ")):
+            raw_item = item.group(1).strip(" ")
+            value = _fast_scalar(raw_item)
+            if value is _MISS or raw_item.startswith("-"):
                 return None
             indent = len(line) - len(line.lstrip(" "))
             if items is None:
