@@ -1,0 +1,116 @@
+"""bank_edit (§10.2) and bank_update_section (§10.3): body changes that leave every other byte alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..bank import Bank
+from ..headings import resolve_section, section_bounds
+from .create import body_lines, check_body
+from .files import Text
+from .gates import refuse, template_guard
+from .registry import outside_fences
+from .session import load, result, writing
+
+CONTEXT_LINES = 2
+
+
+def _native(text: str, newline: str) -> str:
+    text = text.replace("\r\n", "\n")
+    return text.replace("\n", "\r\n") if newline == "\r\n" else text
+
+
+def edit(bank: Bank, path: str, find: str, replace: str, section: str | None = None,
+         dry_run: bool = False) -> dict[str, Any]:
+    """Replace exactly one occurrence of `find` in the body (optionally inside one `## ` section).
+
+    The frontmatter is out of reach. `find`/`replace` written with LF match a CRLF file (and keep it
+    CRLF). Returns `{path, line, context, changed, …}`: the 1-based line where the change starts and
+    a few lines of the result around it.
+    """
+    warnings: list[str] = []
+    with writing(bank, dry_run) as tx:
+        doc = bank.doc(path)
+        template_guard(doc)
+        if not isinstance(find, str) or find == "":
+            raise refuse("find", "`find` is empty.", "Copy the exact text to replace from bank_read.")
+        if not isinstance(replace, str):
+            raise refuse("replace", "`replace` is missing.", "Pass the new text (may be empty to delete).")
+        text = load(tx, doc.path)
+        close = text.frontmatter_close()
+        first = close + 1 if close is not None else 0
+        last = len(text.lines)
+        where = ""
+        if section is not None:
+            found = resolve_section(doc.sections, section, doc.path)
+            start, end = section_bounds(doc.sections, found, doc.line_count)
+            first, last = start - 1, end
+            where = f' in section "{found.title}"'
+        region = "".join(text.lines[first:last])
+        needle, swap = _native(find, text.newline), _native(replace, text.newline)
+        count = region.count(needle)
+        if count == 0 and needle != find:
+            needle, swap = find, replace
+            count = region.count(needle)
+        if count == 0:
+            raise refuse("find", f'no match for "{find[:80]}" in {doc.path}{where}.',
+                         "Read the document first (bank_read) and copy the exact text, whitespace included.")
+        if count > 1:
+            raise refuse("find", f'"{find[:80]}" occurs {count} times in {doc.path}{where}.',
+                         "Add surrounding context to `find` so it matches once, or name a `section`.")
+        offset = region.index(needle)
+        head = "".join(text.lines[:first]) + region[:offset]
+        rebuilt = head + swap + region[offset + len(needle):] + "".join(text.lines[last:])
+        changed = needle != swap
+        new = Text.from_text(rebuilt, text.bom, text.newline)
+        line = head.count("\n") + 1
+        span = swap.count("\n")
+        lo, hi = max(line - 1 - CONTEXT_LINES, 0), min(line + span + CONTEXT_LINES, len(new.lines))
+        context = "\n".join(new.content(i) for i in range(lo, hi))
+        if changed:
+            tx.write(doc.path, new.encode())
+        return result(tx, dry_run, warnings, path=doc.path, line=line, context=context, changed=changed)
+
+
+def update_section(bank: Bank, path: str, section: str, content: str | None = None, content_file: str | None = None,
+                   mode: str = "replace", dry_run: bool = False) -> dict[str, Any]:
+    """Replace (or append to) the content of one existing `## ` section.
+
+    Only the section is rewritten: its content loses surrounding blank lines, gets one blank line
+    after the heading and one before the next section, and takes the file's line endings. Every
+    byte outside the section stays as it was. A missing section is refused with the headings.
+    """
+    warnings: list[str] = []
+    with writing(bank, dry_run) as tx:
+        doc = bank.doc(path)
+        template_guard(doc)
+        given = check_body(content, content_file, "content")
+        if given is None:
+            raise refuse("content", "neither `content` nor `content_file` was given.", "Pass the new section text.")
+        if mode not in ("replace", "append"):
+            raise refuse("mode", f"`{mode}` is not a mode.", "Use `replace` or `append`.")
+        found = resolve_section(doc.sections, section, doc.path)
+        start, end = section_bounds(doc.sections, found, doc.line_count)
+        text = load(tx, doc.path)
+        new_lines = body_lines(given)
+        plain = outside_fences(new_lines)
+        if any(plain[i] and new_lines[i].startswith("## ") for i in range(len(new_lines))):
+            warnings.append("the content has its own `## ` heading, which starts a new section.")
+        if mode == "append":
+            kept = [text.content(i) for i in range(start, end)]
+            while kept and not kept[-1].strip():
+                kept.pop()
+            while kept and not kept[0].strip():
+                kept.pop(0)
+            new_lines = kept + ([""] if kept and new_lines else []) + new_lines
+        rebuilt = [text.content(start - 1)] + ([""] + new_lines if new_lines else [])
+        if end < len(text.lines):
+            rebuilt.append("")
+        old = [text.content(i) for i in range(start - 1, end)]
+        changed = old != rebuilt
+        if changed:
+            text.delete(start - 1, end)
+            text.insert(start - 1, rebuilt)
+            tx.write(doc.path, text.encode())
+        return result(tx, dry_run, warnings, path=doc.path, section=found.title, mode=mode,
+                      lines=[start, start + len(rebuilt) - 1], changed=changed)

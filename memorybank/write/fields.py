@@ -1,0 +1,241 @@
+"""bank_set_status (§10.4), bank_set_field (§10.5) and bank_set_list (§10.6): frontmatter changes
+with the create gates applied at the moment of change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..bank import Bank
+from ..errors import BankError
+from ..headings import scan_headings
+from ..parse import text_of
+from ..paths import resolve_from
+from .create import anchors_list
+from .frontmatter import read_block, remove_key, set_scalar
+from .frontmatter import set_list as write_list
+from .gates import (
+    LIST_FIELDS,
+    as_list,
+    declared,
+    keys,
+    no_cycle,
+    not_forbidden,
+    one_line,
+    owned_elsewhere,
+    refuse,
+    resolve_edge,
+    template_guard,
+)
+from .registry import update_entries
+from .session import load, result, writing
+
+ENUM_SCALARS = ("delivery_status", "decision_status")
+
+
+def set_status(bank: Bank, path: str, status: str, release_canonical: bool = False,
+               dry_run: bool = False) -> dict[str, Any]:
+    """Move a document to another lifecycle status, running the gates of that transition.
+
+    To `active`: derived_from when the contract requires it (roots exempt), every edge resolves,
+    and no canonical_for key is shared. To `archived`: refused while the document owns keys,
+    unless `release_canonical` drops its canonical_for in the same write. The value must be one
+    dna/ declares (when it declares any) — a choice the spec leaves open: a typo would otherwise
+    skip every gate. Returns `{path, status, previous, changed, released}`.
+    """
+    warnings: list[str] = []
+    with writing(bank, dry_run) as tx:
+        doc = bank.doc(path)
+        template_guard(doc)
+        if doc.in_inbox:
+            raise refuse("status", f"{doc.path} is an inbox note; inbox notes have no lifecycle.",
+                         "Promote it (bank_promote) or discard it (bank_discard).")
+        status = one_line("status", status)
+        declared(bank, "status", status)
+        previous = doc.status
+        raw = doc.frontmatter.get("status")
+        if previous == status and isinstance(raw, str) and raw == status:
+            return result(tx, dry_run, warnings, path=doc.path, status=status, previous=previous, changed=False,
+                          released=[])
+        contract = bank.contract
+        if status == "active":
+            if contract is not None and contract.requires_derived_from and not doc.derived_from \
+                    and not bank.is_root(doc.path):
+                raise refuse("derived_from", f"{doc.path} has no derived_from, and the contract requires it for "
+                             f"active documents.", "Add upstreams first with bank_set_list (field derived_from).")
+            broken = [e.raw for e in doc.derived_from if not e.external and e.target not in bank.docs]
+            if broken:
+                raise refuse("derived_from", f"{doc.path} derives from {', '.join(broken)}, which does not exist.",
+                             "Fix or remove the edge with bank_set_list before activating.")
+            owned_elsewhere(bank, doc.canonical_for, mine=[doc.path])
+            not_forbidden(doc.canonical_for, doc.must_not_define)
+        released: list[str] = []
+        if status == "archived" and doc.canonical_for:
+            if not release_canonical:
+                raise refuse("canonical_for", f"{doc.path} still owns {', '.join(doc.canonical_for)}.",
+                             "Move the keys to their new home first, or pass release_canonical: true to drop them "
+                             "in the same write.")
+            released = list(doc.canonical_for)
+        text = load(tx, doc.path)
+        set_scalar(text, "status", status)
+        if released:
+            remove_key(text, "canonical_for")
+        tx.write(doc.path, text.encode())
+        return result(tx, dry_run, warnings, path=doc.path, status=status, previous=previous, changed=True,
+                      released=released)
+
+
+def set_field(bank: Bank, path: str, field: str, value: Any, dry_run: bool = False) -> dict[str, Any]:
+    """Set one scalar frontmatter value, changing one line (plus index entries and the H1 for title/purpose).
+
+    The line keeps its quoting when YAML reads the new value back unchanged, else the simplest
+    quoting that does; a date stays a date. `title` and `purpose` also update the document's
+    entries in the indexes listing it where they repeat the old text, and `title` renames the
+    `# ` heading when it equals the old title. Returns `{path, field, value, previous, changed, indexes}`.
+    """
+    warnings: list[str] = []
+    with writing(bank, dry_run) as tx:
+        doc = bank.doc(path)
+        template_guard(doc)
+        field = one_line("field", field)
+        if field == "status":
+            raise refuse("field", "status has its own gates.", "Use bank_set_status.")
+        if field in ("doc_kind", "doc_function"):
+            raise refuse("field", f"{field} decides what the document is; it is not changed in place.",
+                         "Create a new document of the right kind and move the content.")
+        if field in LIST_FIELDS:
+            raise refuse("field", f"{field} is a list.", "Use bank_set_list to add or remove items.")
+        if field in ("template_for", "template_target_path"):
+            raise refuse("field", f"{field} belongs to templates.", "Edit the template by hand.")
+        if value is None or isinstance(value, (list, dict)):
+            raise refuse("value", f"`{field}` needs a scalar value.", "Pass one line of text.")
+        value = one_line("value", value if not isinstance(value, bool) else str(value).lower())
+        if field in ENUM_SCALARS:
+            declared(bank, field, value)
+        current = doc.frontmatter.get(field)
+        if isinstance(current, (list, dict)):
+            raise refuse("field", f"`{field}` holds a list or mapping in {doc.path}, not a scalar.",
+                         "Edit it with bank_set_list or by hand.")
+        previous = text_of(current)
+        if previous == value and current is not None:
+            return result(tx, dry_run, warnings, path=doc.path, field=field, value=value, previous=previous,
+                          changed=False, indexes=[])
+        text = load(tx, doc.path)
+        stored = set_scalar(text, field, value)
+        old_title = doc.title
+        if field == "title" and doc.h1 == old_title:
+            close = text.frontmatter_close()
+            contents = text.contents()
+            for level, title, index in scan_headings(contents, close + 1 if close is not None else 0):
+                if level == 1:
+                    if title == old_title:
+                        line = contents[index]
+                        lead = line[:len(line) - len(line.lstrip(" "))]
+                        text.set_content(index, f"{lead}# {value}")
+                    break
+        tx.write(doc.path, text.encode())
+        indexes: list[str] = []
+        if field == "title":
+            indexes = update_entries(bank, tx, doc.path, old_title, value)
+        elif field == "purpose" and doc.purpose:
+            indexes = update_entries(bank, tx, doc.path, doc.purpose, value)
+        return result(tx, dry_run, warnings, path=doc.path, field=field, value=text_of(stored), previous=previous,
+                      changed=True, indexes=indexes)
+
+
+def _edge_target(doc_path: str, item: Any) -> str:
+    raw = item.get("path") if isinstance(item, dict) else item
+    return resolve_from(doc_path, str(raw or ""))[0]
+
+
+def _matches(bank: Bank, doc_path: str, item: Any, wanted: str) -> bool:
+    """Whether a stored derived_from item is the one a caller names (as written, or by bank path)."""
+    raw = str(item.get("path") if isinstance(item, dict) else item).strip()
+    if raw == wanted.strip():
+        return True
+    target = _edge_target(doc_path, item)
+    candidates = {resolve_from(doc_path, wanted)[0]}
+    try:
+        candidates.add(bank.normalize(wanted))
+    except BankError:  # an escaping name simply matches nothing
+        pass
+    return target in candidates
+
+
+def set_list(bank: Bank, path: str, field: str, add: Any = None, remove: Any = None,
+             dry_run: bool = False) -> dict[str, Any]:
+    """Add or remove items of derived_from, canonical_for, must_not_define or anchors, gated like create.
+
+    Added edges must resolve (and may not close a cycle when cycles are forbidden); added keys may
+    not be owned by another document nor sit in both canonical_for and must_not_define. Removing
+    an item that is not there is refused; adding one that is there is a warning. An active
+    document may not lose its last edge when the contract requires derived_from.
+    Returns `{path, field, items, added, removed, changed}`.
+    """
+    warnings: list[str] = []
+    with writing(bank, dry_run) as tx:
+        doc = bank.doc(path)
+        template_guard(doc)
+        field = one_line("field", field)
+        if field not in LIST_FIELDS:
+            raise refuse("field", f"`{field}` is not a governed list.", f"Use one of: {', '.join(LIST_FIELDS)}.")
+        adds, removes = as_list(add, "add"), as_list(remove, "remove")
+        if not adds and not removes:
+            raise refuse("items", "nothing to add or remove.", "Pass `add` and/or `remove` items.")
+        text = load(tx, doc.path)
+        raw = read_block(text).get(field)
+        current: list[Any] = [] if raw is None else (list(raw) if isinstance(raw, list) else [raw])
+        items = list(current)
+        removed: list[Any] = []
+        for wanted in removes:
+            wanted_text = str(wanted.get("path") if isinstance(wanted, dict) else wanted)
+            if field == "derived_from":
+                hit = next((i for i in items if _matches(bank, doc.path, i, wanted_text)), None)
+            else:
+                hit = next((i for i in items if text_of(i) == wanted_text.strip()), None)
+            if hit is None:
+                shown = ", ".join(str(i.get("path") if isinstance(i, dict) else i) for i in current) or "(empty)"
+                raise refuse(field, f"{wanted_text} is not in {field} of {doc.path} (it holds: {shown}).",
+                             "Name an item exactly as listed.")
+            items.remove(hit)
+            removed.append(hit)
+        added: list[Any] = []
+        if field == "derived_from":
+            have = {_edge_target(doc.path, i) for i in items}
+            new_targets = []
+            for item in adds:
+                value, target = resolve_edge(bank, doc.path, item, warnings)
+                if target in have:
+                    warnings.append(f"{target} is already in derived_from.")
+                    continue
+                have.add(target)
+                items.append(value)
+                added.append(value)
+                new_targets.append(target)
+            no_cycle(bank, doc.path, new_targets)
+            contract = bank.contract
+            if not items and doc.status == "active" and contract is not None and contract.requires_derived_from \
+                    and not bank.is_root(doc.path):
+                raise refuse("derived_from", f"{doc.path} is active and would have no derived_from left.",
+                             "Add its new upstream in the same call, or set it to draft first.")
+        else:
+            new = anchors_list(adds) if field == "anchors" else keys(field, adds)
+            present = [text_of(i) for i in items]
+            for item in new:
+                if item in present:
+                    warnings.append(f"`{item}` is already in {field}.")
+                    continue
+                items.append(item)
+                added.append(item)
+                present.append(item)
+            if field == "canonical_for":
+                owned_elsewhere(bank, [a for a in added], mine=[doc.path])
+                not_forbidden([text_of(i) or "" for i in items], list(doc.must_not_define))
+            elif field == "must_not_define":
+                not_forbidden(list(doc.canonical_for), [text_of(i) or "" for i in items])
+        changed = bool(added or removed)
+        if changed:
+            write_list(text, field, items)
+            tx.write(doc.path, text.encode())
+        shown = [i if isinstance(i, dict) else text_of(i) for i in items]
+        return result(tx, dry_run, warnings, path=doc.path, field=field, items=shown, added=added,
+                      removed=[i if isinstance(i, dict) else text_of(i) for i in removed], changed=changed)

@@ -1,0 +1,336 @@
+"""File-level safety for every writer: text that re-encodes byte-for-byte, the bank lock, atomic
+multi-file transactions, stale temp-file cleanup, and capped reading of caller-supplied files."""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import secrets
+import stat
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..errors import BankError
+
+TEMP_PREFIX = ".memorybank-tmp-"
+LOCK_NAME = ".memorybank.lock"
+STALE_SECONDS = 3600
+INPUT_LIMIT = 1 << 20  # body_file / content_file cap (§16)
+_BOM = b"\xef\xbb\xbf"
+
+
+class Text:
+    """A file's text as lines that keep their own endings, plus its BOM.
+
+    Untouched lines re-encode to exactly their original bytes, whatever mix of LF and CRLF the
+    file has; lines the writers add use the file's dominant ending (`newline`).
+    """
+
+    __slots__ = ("bom", "lines", "newline")
+
+    def __init__(self, lines: list[str], bom: str = "", newline: str = "\n") -> None:
+        self.lines = lines
+        self.bom = bom
+        self.newline = newline
+
+    @classmethod
+    def decode(cls, data: bytes, path: str) -> Text:
+        """Decode file bytes; refuses invalid UTF-8 (a writer must never re-encode replacement characters)."""
+        bom = ""
+        if data.startswith(_BOM):
+            bom, data = "\ufeff", data[len(_BOM):]
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise BankError(f"Refused (encoding): {path} is not valid UTF-8 (byte {exc.start}). "
+                            f"Fix or re-save the file as UTF-8 by hand before writing to it.") from None
+        return cls.from_text(text, bom)
+
+    @classmethod
+    def from_text(cls, text: str, bom: str = "", newline: str | None = None) -> Text:
+        pieces = text.split("\n")
+        lines = [piece + "\n" for piece in pieces[:-1]]
+        if pieces[-1]:
+            lines.append(pieces[-1])
+        if newline is None:
+            newline = "\r\n" if "\r\n" in text[:4096] else "\n"
+        return cls(lines, bom, newline)
+
+    def encode(self) -> bytes:
+        return (self.bom + "".join(self.lines)).encode("utf-8")
+
+    def text(self) -> str:
+        return "".join(self.lines)
+
+    def copy(self) -> Text:
+        return Text(list(self.lines), self.bom, self.newline)
+
+    def content(self, index: int) -> str:
+        line = self.lines[index]
+        if line.endswith("\n"):
+            line = line[:-1]
+            if line.endswith("\r"):
+                line = line[:-1]
+        return line
+
+    def contents(self) -> list[str]:
+        return [self.content(i) for i in range(len(self.lines))]
+
+    def ending(self, index: int) -> str:
+        line = self.lines[index]
+        if line.endswith("\r\n"):
+            return "\r\n"
+        return "\n" if line.endswith("\n") else ""
+
+    def set_content(self, index: int, content: str) -> None:
+        """Replace one line's text, keeping its own line ending."""
+        self.lines[index] = content + self.ending(index)
+
+    def insert(self, index: int, contents: list[str]) -> None:
+        """Insert whole lines before `index` (may be `len(lines)`), ending each with `newline`."""
+        if index == len(self.lines) and self.lines and not self.ending(index - 1):
+            self.lines[index - 1] += self.newline
+        self.lines[index:index] = [c + self.newline for c in contents]
+
+    def delete(self, start: int, end: int) -> None:
+        """Delete lines `start` to `end` (exclusive)."""
+        del self.lines[start:end]
+
+    def frontmatter_close(self) -> int | None:
+        """Index of the closing `---` line, or None when the file has no (closed) frontmatter."""
+        if not self.lines or self.content(0).rstrip() != "---":
+            return None
+        for index in range(1, len(self.lines)):
+            if self.content(index).rstrip() == "---":
+                return index
+        return None
+
+
+# -- the lock ----------------------------------------------------------------------------------
+
+_THREAD_LOCKS: dict[str, threading.RLock] = {}
+_HELD: dict[str, int] = {}
+_GUARD = threading.Lock()
+
+
+@contextmanager
+def bank_lock(root: Path) -> Iterator[None]:
+    """Exclusive advisory lock on `<root>/.memorybank.lock` (flock), re-entrant within a process.
+
+    flock locks belong to the open file, so two processes (or two Bank objects in one process)
+    exclude each other; a thread lock keyed by root keeps threads of one process in order too.
+    """
+    key = str(root)
+    with _GUARD:
+        thread_lock = _THREAD_LOCKS.setdefault(key, threading.RLock())
+    with thread_lock:
+        if _HELD.get(key):
+            _HELD[key] += 1
+            try:
+                yield
+            finally:
+                _HELD[key] -= 1
+            return
+        if not root.is_dir():
+            raise BankError(f"No bank at {root}: the folder does not exist. Create one with --init NAME.")
+        fd = os.open(root / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            _HELD[key] = 1
+            try:
+                yield
+            finally:
+                _HELD[key] = 0
+                fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)
+
+
+# -- atomic replace and transactions -----------------------------------------------------------
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError as exc:  # some filesystems refuse fsync on a directory
+        if exc.errno not in (errno.EINVAL, errno.EBADF):
+            raise
+    finally:
+        os.close(fd)
+
+
+def _write_temp(target: Path, data: bytes, like: os.stat_result | None) -> Path:
+    """Write `data` to a fresh temp file beside `target`, fsynced, with the original's mode.
+
+    When the original's mtime would equal the new file's (coarse clocks, same-size edits), the
+    temp gets a later mtime so every index sees the change on its next stat.
+    """
+    temp = target.with_name(f"{TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(4)}-{target.name}")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+        if like is not None:
+            os.fchmod(fd, stat.S_IMODE(like.st_mode))
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        temp.unlink(missing_ok=True)
+        raise
+    os.close(fd)
+    if like is not None:
+        mtime = temp.stat().st_mtime_ns
+        if mtime <= like.st_mtime_ns:
+            os.utime(temp, ns=(like.st_atime_ns, like.st_mtime_ns + 1_000_000))
+    return temp
+
+
+class Transaction:
+    """Staged file changes that land all together or not at all.
+
+    `write` and `delete` only stage; `commit` writes every new file to a temp beside its target,
+    then replaces the targets one by one. If anything fails after the first replace, every target
+    gets its original bytes back (a created file is removed, a deleted one restored), so a reader
+    sees either the old bank or the new one. Paths are root-relative POSIX.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.ops: dict[str, bytes | None] = {}
+
+    def write(self, path: str, data: bytes) -> None:
+        self.ops[path] = data
+
+    def delete(self, path: str) -> None:
+        self.ops[path] = None
+
+    def staged(self, path: str) -> bool:
+        return path in self.ops
+
+    def read(self, path: str) -> bytes | None:
+        """The bytes this transaction will leave at `path` (staged or on disk); None if absent."""
+        if path in self.ops:
+            return self.ops[path]
+        try:
+            return (self.root / path).read_bytes()
+        except FileNotFoundError:
+            return None
+
+    def files(self) -> list[dict[str, str]]:
+        """What the commit does, in order: `[{path, action: create|update|delete}]`."""
+        out = []
+        for path, data in self.ops.items():
+            exists = os.path.lexists(self.root / path)
+            action = "delete" if data is None else ("update" if exists else "create")
+            out.append({"path": path, "action": action})
+        return out
+
+    def commit(self) -> None:
+        originals: dict[str, bytes | None] = {}
+        stats: dict[str, os.stat_result | None] = {}
+        for path in self.ops:
+            target = self.root / path
+            try:
+                stats[path] = target.stat(follow_symlinks=False)
+                originals[path] = target.read_bytes()
+            except FileNotFoundError:
+                stats[path], originals[path] = None, None
+        made_dirs: list[Path] = []
+        temps: dict[str, Path] = {}
+        done: list[str] = []
+        try:
+            for path, data in self.ops.items():
+                if data is None:
+                    continue
+                target = self.root / path
+                missing = []
+                parent = target.parent
+                while not parent.exists():
+                    missing.append(parent)
+                    parent = parent.parent
+                for folder in reversed(missing):
+                    folder.mkdir()
+                    made_dirs.append(folder)
+                temps[path] = _write_temp(target, data, stats[path])
+            for path, data in self.ops.items():
+                target = self.root / path
+                if data is None:
+                    if originals[path] is not None:
+                        os.unlink(target)
+                else:
+                    os.replace(temps.pop(path), target)
+                done.append(path)
+                _fsync_dir(target.parent)
+        except BaseException:
+            self._roll_back(done, originals, stats)
+            for temp in temps.values():
+                temp.unlink(missing_ok=True)
+            for folder in reversed(made_dirs):
+                try:
+                    folder.rmdir()
+                except OSError:
+                    pass
+            raise
+
+    def _roll_back(self, done: list[str], originals: dict[str, bytes | None],
+                   stats: dict[str, os.stat_result | None]) -> None:
+        for path in reversed(done):
+            target = self.root / path
+            original = originals[path]
+            if original is None:
+                target.unlink(missing_ok=True)
+            else:
+                os.replace(_write_temp(target, original, stats[path]), target)
+            _fsync_dir(target.parent)
+
+
+def clean_stale_temps(root: Path, now: float | None = None) -> list[str]:
+    """Remove writer temp files older than an hour (left by a killed writer); returns their paths."""
+    cutoff = (time.time() if now is None else now) - STALE_SECONDS
+    removed = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__"))
+        for name in sorted(files):
+            if not name.startswith(TEMP_PREFIX):
+                continue
+            full = os.path.join(folder, name)
+            try:
+                if os.lstat(full).st_mtime < cutoff:
+                    os.unlink(full)
+                    removed.append(os.path.relpath(full, root).replace(os.sep, "/"))
+            except OSError:
+                continue
+    return removed
+
+
+def read_input_file(raw: str, what: str) -> str:
+    """Read a caller-supplied `body_file`/`content_file`: a regular file ≤ 1 MB of UTF-8 text."""
+    path = Path(os.path.expanduser(str(raw).strip()))
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise BankError(f"Refused ({what}): cannot read {raw}: {exc.strerror}. Give the path of an existing file.") \
+            from None
+    if not stat.S_ISREG(info.st_mode):
+        raise BankError(f"Refused ({what}): {raw} is not a regular file. Give the path of a plain text file.")
+    if info.st_size > INPUT_LIMIT:
+        raise BankError(f"Refused ({what}): {raw} is {info.st_size} bytes, over the 1 MB limit. "
+                        f"Split the content or pass a smaller file.")
+    data = path.read_bytes()[:INPUT_LIMIT + 1]
+    if len(data) > INPUT_LIMIT:
+        raise BankError(f"Refused ({what}): {raw} is over the 1 MB limit. Split the content or pass a smaller file.")
+    if data.startswith(_BOM):
+        data = data[len(_BOM):]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BankError(f"Refused ({what}): {raw} is not UTF-8 text. Re-save it as UTF-8.") from None

@@ -1,0 +1,468 @@
+"""Frontmatter edits that touch only the lines they mean to, verified by reading the YAML back.
+
+One scalar: a line edit that keeps the line's quoting when YAML reads the value back unchanged.
+A block-style list: item lines are added or removed in the style of the existing items. Anything
+else structural (a new list key, a flow list `[a, b]`, a scalar turned into a list) goes through
+ruamel.yaml round-trip on the frontmatter block only, with the indentation guessed from the file,
+and only the changed key's lines are spliced back, so every other key keeps its exact bytes.
+Every edit re-parses the block with `load_yaml` and refuses if anything but the intended key moved.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import io
+import json
+import re
+from typing import Any
+
+import yaml
+
+from ..errors import BankError
+from ..parse import lenient_frontmatter, load_yaml
+from .files import Text
+
+KEY_ORDER = ("title", "doc_kind", "doc_function", "purpose", "derived_from", "canonical_for",
+             "must_not_define", "anchors", "status")
+_TOP_KEY = re.compile(r"^(?P<key>[A-Za-z_][\w.-]*|\"[^\"\n]*\"|'[^'\n]*')(?P<sep>[ \t]*:(?:[ \t]+|$))")
+_ITEM = re.compile(r"^(?P<indent>[ \t]*)-(?:[ \t]+|$)")
+_ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+REMOVE = object()
+
+
+class _Unreadable(Exception):
+    """The frontmatter block is not valid YAML."""
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+def _load(block: list[str]) -> dict[str, Any]:
+    text = "\n".join(block)
+    try:
+        data = load_yaml(text) if text.strip() else {}
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
+        raise _Unreadable(str(exc).split("\n", 1)[0]) from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise _Unreadable("frontmatter is not a mapping")
+    return {str(k): v for k, v in data.items()}
+
+
+def read_block(text: Text) -> dict[str, Any]:
+    """The frontmatter of `text` as loaded by `load_yaml` (empty without frontmatter); refuses invalid YAML."""
+    close = text.frontmatter_close()
+    if close is None:
+        return {}
+    try:
+        return _load(text.contents()[1:close])
+    except _Unreadable as exc:
+        raise BankError(f"Refused (frontmatter): the YAML header does not parse ({exc}). Fix it first: quote "
+                        f"values containing ': ' (bank_set_field rewrites one value with safe quoting).") from None
+
+
+def key_blocks(block: list[str]) -> dict[str, tuple[int, int]]:
+    """Top-level keys of a frontmatter block → `(first line, end)` indexes (end exclusive).
+
+    A key's block is its line plus the lines that continue it: indented lines and `- ` items at
+    column 0. Blank lines belong to it only when a continuation line follows them.
+    """
+    out: dict[str, tuple[int, int]] = {}
+    index = 0
+    while index < len(block):
+        match = _TOP_KEY.match(block[index])
+        if not match:
+            index += 1
+            continue
+        key = match.group("key").strip("'\"")
+        end = index + 1
+        probe = end
+        while probe < len(block):
+            line = block[probe]
+            if not line.strip():
+                probe += 1
+                continue
+            if line[0] in " \t" or _ITEM.match(line):
+                probe += 1
+                end = probe
+                continue
+            break
+        out.setdefault(key, (index, end))
+        index = end
+    return out
+
+
+# -- rendering ---------------------------------------------------------------------------------
+
+def _reads_back(rendered: str, want: Any) -> bool:
+    try:
+        got = load_yaml(f"k: {rendered}")
+    except (yaml.YAMLError, ValueError, TypeError):
+        return False
+    return isinstance(got, dict) and set(got) == {"k"} and type(got["k"]) is type(want) and got["k"] == want
+
+
+def _single(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _double(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def quote_string(value: str, style: str = "plain") -> str:
+    """Render a string so YAML reads it back as that same string, preferring `style`.
+
+    Order tried: the given style, then plain, single-quoted, double-quoted (always works).
+    """
+    order = {"plain": ("plain", "single", "double"), "single": ("single", "double"),
+             "double": ("double",)}[style]
+    for candidate in order:
+        rendered = {"plain": value, "single": _single(value) if "\n" not in value else None,
+                    "double": _double(value)}[candidate]
+        if rendered is not None and rendered and _reads_back(rendered, value):
+            return rendered
+    return _double(value)
+
+
+def render_scalar(value: Any) -> str:
+    """A scalar of any YAML type as one line of text (dates stay dates, numbers numbers)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, (_dt.date, _dt.datetime)):
+        return value.isoformat()
+    if value is None:
+        return "null"
+    return quote_string(str(value))
+
+
+def _render_item(value: Any, indent: str) -> list[str]:
+    if isinstance(value, dict) and value:
+        lines = []
+        for i, (key, item) in enumerate(value.items()):
+            lead = f"{indent}- " if i == 0 else indent + "  "
+            lines.append(f"{lead}{key}: {render_scalar(item)}")
+        return lines
+    return [f"{indent}- {render_scalar(value)}"]
+
+
+def render_key(key: str, value: Any, indent: str = "  ") -> list[str]:
+    """One top-level key as frontmatter lines: scalar, block list (items may be flat mappings)."""
+    if isinstance(value, (list, tuple)):
+        if not value:
+            return [f"{key}: []"]
+        lines = [f"{key}:"]
+        for item in value:
+            lines.extend(_render_item(item, indent))
+        return lines
+    if isinstance(value, dict):
+        dumped = yaml.safe_dump({key: value}, default_flow_style=False, sort_keys=False, allow_unicode=True,
+                                width=4096)
+        return dumped.rstrip("\n").split("\n")
+    return [f"{key}: {render_scalar(value)}"]
+
+
+def render_frontmatter(data: dict[str, Any]) -> list[str]:
+    """Frontmatter lines (without the `---` fences) for a new document, verified by reading back."""
+    lines: list[str] = []
+    for key, value in data.items():
+        lines.extend(render_key(key, value))
+    try:
+        back = _load(lines)
+    except _Unreadable as exc:
+        raise BankError(f"Refused (frontmatter): the values cannot be written as YAML ({exc}). "
+                        f"Simplify the extra values.") from None
+    if back != _plain(data):
+        raise BankError("Refused (frontmatter): a value would not read back unchanged from YAML. "
+                        "Pass plain strings, numbers, lists or flat mappings.")
+    return lines
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+# -- editing -----------------------------------------------------------------------------------
+
+def _ensure_frontmatter(text: Text) -> int:
+    close = text.frontmatter_close()
+    if close is None:
+        text.insert(0, ["---", "---"])
+        close = 1
+    return close
+
+
+def _insert_at(blocks: dict[str, tuple[int, int]], block_len: int, key: str) -> int:
+    """Block index where a new key goes: before the first later key of KEY_ORDER, else at the end."""
+    if key in KEY_ORDER:
+        later = KEY_ORDER[KEY_ORDER.index(key) + 1:]
+        starts = [blocks[k][0] for k in later if k in blocks]
+        if starts:
+            return min(starts)
+    if key == "title" and blocks:
+        return min(start for start, _ in blocks.values())
+    return block_len
+
+
+def _split_value(rest: str) -> tuple[str, str, str] | None:
+    """Split the text after `key:` into `(style, value text, trailing comment)`; None if not one line."""
+    if not rest:
+        return None
+    head = rest[0]
+    if head == "'":
+        i = 1
+        while i < len(rest):
+            if rest[i] == "'":
+                if i + 1 < len(rest) and rest[i + 1] == "'":
+                    i += 2
+                    continue
+                break
+            i += 1
+        else:
+            return None
+        value, trailing = rest[:i + 1], rest[i + 1:]
+        style = "single"
+    elif head == '"':
+        i = 1
+        while i < len(rest):
+            if rest[i] == "\\":
+                i += 2
+                continue
+            if rest[i] == '"':
+                break
+            i += 1
+        else:
+            return None
+        value, trailing = rest[:i + 1], rest[i + 1:]
+        style = "double"
+    elif head in "|>[{&*!%@`":
+        return None
+    else:
+        match = re.search(r"[ \t]#", rest)
+        cut = match.start() if match else len(rest)
+        value = rest[:cut].rstrip()
+        trailing = rest[len(value):]
+        style = "plain"
+    if trailing.strip() and not trailing.lstrip().startswith("#"):
+        return None
+    return style, value, trailing
+
+
+def _typed(value: str, old: Any) -> Any:
+    """The value the new text should read back as: a date stays a date, a number a number."""
+    if isinstance(old, str) or old is None:
+        if _ISO_DATE.match(value) and old is None:
+            try:
+                return _dt.date.fromisoformat(value)
+            except ValueError:
+                return value
+        return value
+    try:
+        candidate = load_yaml(f"k: {value}")["k"]
+    except (yaml.YAMLError, ValueError, TypeError, KeyError):
+        return value
+    if type(candidate) is type(old):
+        return candidate
+    return value
+
+
+def _verify(before: list[str], after: list[str], changed: dict[str, Any]) -> None:
+    """Refuse unless `after` reads back as `before` with exactly the keys in `changed` changed."""
+    try:
+        old = _load(before)
+        lenient = False
+    except _Unreadable:
+        old, lenient = lenient_frontmatter("\n".join(before)), True
+    try:
+        new = _load(after)
+    except _Unreadable:
+        if not lenient:
+            raise BankError("Refused (frontmatter): the edit would break the YAML header. "
+                            "Nothing was written; edit this value by hand.") from None
+        new = lenient_frontmatter("\n".join(after))
+    for key in set(old) | set(new):
+        if key in changed:
+            want = changed[key]
+            ok = key not in new if want is REMOVE else (lenient or new.get(key) == _plain(want))
+        else:
+            ok = old.get(key) == new.get(key)
+        if not ok:
+            raise BankError(f"Refused (frontmatter): writing `{next(iter(changed))}` would change how "
+                            f"`{key}` reads. Nothing was written; edit the header by hand.")
+
+
+def set_scalar(text: Text, key: str, value: str) -> Any:
+    """Set one top-level scalar; returns the value YAML now reads. Changes one line when the key exists.
+
+    The line keeps its quoting style when YAML reads the new value back unchanged; otherwise the
+    simplest quoting that does is chosen. A missing key is added (title first, governed keys in
+    order, others at the end). A value spread over several lines is replaced by one line.
+    """
+    close = _ensure_frontmatter(text)
+    block = text.contents()[1:close]
+    blocks = key_blocks(block)
+    try:
+        old_value = _load(block).get(key)
+    except _Unreadable:
+        old_value = lenient_frontmatter("\n".join(block)).get(key)
+    want = _typed(value, old_value)
+    if key in blocks:
+        start, end = blocks[key]
+        line = block[start]
+        match = _TOP_KEY.match(line)
+        assert match is not None
+        parts = _split_value(line[match.end():]) if end == start + 1 else None
+        if parts is not None:
+            style, _, trailing = parts
+            rendered = _render_typed(want, style)
+            new_line = f"{line[:match.end()]}{rendered}{trailing}"
+            new_block = block[:start] + [new_line] + block[end:]
+            _verify(block, new_block, {key: want})
+            text.set_content(1 + start, new_line)
+            return want
+        new_lines = [f"{key}: {_render_typed(want, 'plain')}"]
+        new_block = block[:start] + new_lines + block[end:]
+        _verify(block, new_block, {key: want})
+        text.delete(1 + start, 1 + end)
+        text.insert(1 + start, new_lines)
+        return want
+    at = _insert_at(blocks, len(block), key)
+    new_line = f"{key}: {_render_typed(want, 'plain')}"
+    _verify(block, block[:at] + [new_line] + block[at:], {key: want})
+    text.insert(1 + at, [new_line])
+    return want
+
+
+def _render_typed(want: Any, style: str) -> str:
+    if isinstance(want, str):
+        return quote_string(want, style)
+    return render_scalar(want)
+
+
+def remove_key(text: Text, key: str) -> bool:
+    """Delete a top-level key and its continuation lines; False when absent."""
+    close = text.frontmatter_close()
+    if close is None:
+        return False
+    block = text.contents()[1:close]
+    blocks = key_blocks(block)
+    if key not in blocks:
+        return False
+    start, end = blocks[key]
+    _verify(block, block[:start] + block[end:], {key: REMOVE})
+    text.delete(1 + start, 1 + end)
+    return True
+
+
+def set_list(text: Text, key: str, items: list[Any]) -> None:
+    """Make a top-level list key hold `items` (an empty list removes the key).
+
+    Block lists are edited item by item (kept items keep their bytes, new ones copy the existing
+    items' indentation); other shapes go through ruamel round-trip of the block, splicing back
+    only this key's lines.
+    """
+    if not items:
+        remove_key(text, key)
+        return
+    close = _ensure_frontmatter(text)
+    block = text.contents()[1:close]
+    blocks = key_blocks(block)
+    try:
+        current = _load(block).get(key)
+    except _Unreadable:
+        read_block(text)  # raises the readable refusal
+        raise
+    if key in blocks and isinstance(current, list) and current:
+        start, end = blocks[key]
+        if block[start][_TOP_KEY.match(block[start]).end():].split("#", 1)[0].strip() == "":
+            new_block = _edit_block_list(block, start, end, current, items)
+            if new_block is not None:
+                _verify(block, new_block, {key: items})
+                text.delete(1 + start, 1 + end)
+                text.insert(1 + start, new_block[start:len(new_block) - (len(block) - end)])
+                return
+    new_lines = _ruamel_key_lines(block, key, items)
+    if key in blocks:
+        start, end = blocks[key]
+        new_block = block[:start] + new_lines + block[end:]
+        _verify(block, new_block, {key: items})
+        text.delete(1 + start, 1 + end)
+        text.insert(1 + start, new_lines)
+    else:
+        at = _insert_at(blocks, len(block), key)
+        _verify(block, block[:at] + new_lines + block[at:], {key: items})
+        text.insert(1 + at, new_lines)
+
+
+def _edit_block_list(block: list[str], start: int, end: int, current: list[Any],
+                     items: list[Any]) -> list[str] | None:
+    """Line-level edit of a block list: drop removed items' lines, append new items after the last."""
+    starts = [i for i in range(start + 1, end) if _ITEM.match(block[i])]
+    if not starts:
+        return None
+    indent = _ITEM.match(block[starts[0]]).group("indent")
+    if any(_ITEM.match(block[i]).group("indent") != indent for i in starts) or len(starts) != len(current):
+        return None  # nested lists or odd shapes: let ruamel handle it
+    extents = [(s, starts[k + 1] if k + 1 < len(starts) else end) for k, s in enumerate(starts)]
+    plain_current = _plain(current)
+    plain_items = _plain(items)
+    kept: list[str] = []
+    used = []
+    for (s, e), value in zip(extents, plain_current):
+        if value in plain_items and value not in used:
+            used.append(value)
+            lines = block[s:e]
+            while lines and not lines[-1].strip():
+                lines = lines[:-1]
+            kept.append(lines)
+    remaining = list(plain_items)
+    for value in used:
+        remaining.remove(value)
+    if [v for v in plain_items if v in used] != used:
+        return None  # reordering: not a line edit
+    body = [line for lines in kept for line in lines]
+    for value in remaining:
+        body.extend(_render_item(value, indent))
+    tail = block[extents[-1][0]:end]
+    trailing_blank = []
+    while tail and not tail[-1].strip():
+        trailing_blank.insert(0, tail.pop())
+    return block[:start + 1] + body + trailing_blank + block[end:]
+
+
+def _ruamel_key_lines(block: list[str], key: str, items: list[Any]) -> list[str]:
+    """Render one key with ruamel round-trip of the whole block (indentation guessed) and cut its lines out."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.util import load_yaml_guess_indent
+
+    source = "\n".join(block) + "\n"
+    _, indent, offset = load_yaml_guess_indent(source) if source.strip() else (None, None, None)
+    engine = YAML(typ="rt")
+    engine.preserve_quotes = True
+    engine.width = 4096
+    engine.indent(mapping=2, sequence=indent or 4, offset=offset if offset is not None else 2)
+    data = engine.load(source) if source.strip() else None
+    if data is None:
+        from ruamel.yaml.comments import CommentedMap
+        data = CommentedMap()
+    if key in data:
+        data[key] = items
+    else:
+        keys = list(data.keys())
+        position = len(keys)
+        if key in KEY_ORDER:
+            later = set(KEY_ORDER[KEY_ORDER.index(key) + 1:])
+            position = next((i for i, k in enumerate(keys) if k in later), len(keys))
+        data.insert(position, key, items)
+    out = io.StringIO()
+    engine.dump(data, out)
+    dumped = out.getvalue().rstrip("\n").split("\n")
+    blocks = key_blocks(dumped)
+    start, end = blocks[key]
+    return dumped[start:end]

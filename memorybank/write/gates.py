@@ -1,0 +1,256 @@
+"""Gates shared by the writers (§10): inputs, paths, edges, ownership, the contract, near-duplicates.
+
+Each gate either returns quietly, appends to `warnings`, or raises `BankError` naming the gate and
+the fix. Writers call them in the order §10.1 lists.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ..bank import SKIP_NAMES, Bank
+from ..errors import BankError
+from ..paths import resolve_from
+from ..records import Doc
+
+LIST_FIELDS = ("derived_from", "canonical_for", "must_not_define", "anchors")
+SIMILAR = 0.9
+_WORD = re.compile(r"\w+")
+_UNSAFE_NAME = re.compile(r"[\s()\[\]<>]")
+
+
+def refuse(gate: str, reason: str, fix: str) -> BankError:
+    return BankError(f"Refused ({gate}): {reason} {fix}")
+
+
+def one_line(name: str, value: Any, gate: str | None = None) -> str:
+    """A required single-line text input, trimmed; refuses blank and multi-line values."""
+    text = "" if value is None else str(value).strip()
+    if not text:
+        raise refuse(gate or name, f"`{name}` is empty.", f"Give a one-line {name}.")
+    if "\n" in text or "\r" in text:
+        raise refuse(gate or name, f"`{name}` spans several lines.", f"Give `{name}` as one line.")
+    return text
+
+
+def as_list(value: Any, name: str) -> list[Any]:
+    """A list parameter: None → [], a string → one item (the CLI may pass `a,b` already split)."""
+    if value is None:
+        return []
+    if isinstance(value, (str, dict)):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    raise refuse(name, f"`{name}` must be a list.", f"Pass `{name}` as a list of strings.")
+
+
+def new_path(bank: Bank, raw: str) -> str:
+    """Gate for a new document's path: `.md`, inside the bank, visible to the index, nothing there yet."""
+    text = str(raw or "").strip()
+    if not text.endswith(".md"):
+        raise refuse("path", f"{raw!r} does not end in `.md`.", "Give a markdown file path such as `adr/ADR-002.md`.")
+    path = bank.normalize(text)
+    parts = path.split("/")
+    if any(p.startswith(".") or p in SKIP_NAMES for p in parts):
+        raise refuse("path", f"{path} has a hidden or skipped folder, so the bank would never see it.",
+                     "Choose a path without `.`-names, node_modules, __pycache__ or dist.")
+    if _UNSAFE_NAME.search(path):
+        raise refuse("path", f"{path} has spaces, brackets or parentheses, which index links cannot carry.",
+                     "Use hyphens instead, e.g. `adr/ADR-002-cache-policy.md`.")
+    target = bank.root / path
+    if path in bank.docs or target.exists() or target.is_symlink():
+        raise refuse("path", f"something already exists at {path}.",
+                     "Pick another path, or change the existing document with bank_edit/bank_update_section.")
+    for i in range(1, len(parts)):
+        prefix = bank.root.joinpath(*parts[:i])
+        if prefix.exists() and not prefix.is_dir():
+            raise refuse("path", f"{'/'.join(parts[:i])} is a file, not a folder.", "Choose another folder.")
+    return path
+
+
+def resolve_edge(bank: Bank, doc_path: str, item: Any, warnings: list[str]) -> tuple[Any, str]:
+    """Check one derived_from item for a document at `doc_path`; returns `(item to store, target)`.
+
+    The path is read relative to the document's folder (how the bank stores it); if nothing is
+    there but a document exists at it as a bank-root path, it is rewritten relative to the folder.
+    An edge leaving the bank is external (a warning, stored as given).
+    """
+    fit = None
+    if isinstance(item, dict):
+        raw, fit = item.get("path"), item.get("fit")
+    else:
+        raw = item
+    raw = str(raw or "").strip().replace("\\", "/")
+    if not raw:
+        raise refuse("derived_from", "an item is empty.", "Give each upstream as a path to an existing document.")
+    folder = posixpath.dirname(doc_path)
+    target, external = resolve_from(doc_path, raw)
+    stored = raw
+    if external:
+        warnings.append(f"derived_from {raw} leaves the bank (external); it is not checked.")
+    elif target not in bank.docs:
+        try:
+            rooted = bank.normalize(raw)
+        except BankError:
+            rooted = None
+        if rooted in bank.docs:
+            target = rooted
+            stored = posixpath.relpath(rooted, folder or ".")
+        else:
+            raise refuse("derived_from", f"{raw} does not resolve to a document (looked for {target} relative to "
+                         f"{doc_path}, and for {rooted or raw} from the bank root).",
+                         "Create the upstream document first, or fix the path (bank_route finds documents).")
+    if target == doc_path:
+        raise refuse("derived_from", f"{doc_path} cannot derive from itself.", "Name its upstream documents instead.")
+    if fit is not None and str(fit).strip():
+        return {"path": stored, "fit": str(fit).strip()}, target
+    return stored, target
+
+
+def resolve_edges(bank: Bank, doc_path: str, items: Iterable[Any], warnings: list[str]) -> tuple[list[Any], list[str]]:
+    """Check every derived_from item; duplicates (same target) are dropped with a warning."""
+    stored: list[Any] = []
+    targets: list[str] = []
+    for item in items:
+        value, target = resolve_edge(bank, doc_path, item, warnings)
+        if target in targets:
+            warnings.append(f"derived_from lists {target} twice; kept once.")
+            continue
+        stored.append(value)
+        targets.append(target)
+    return stored, targets
+
+
+def keys(name: str, items: Iterable[Any]) -> list[str]:
+    """Canonical / must-not-define keys: one-line strings, de-duplicated in order."""
+    out: list[str] = []
+    for item in items:
+        key = one_line(f"{name} item", item, name)
+        if key not in out:
+            out.append(key)
+    return out
+
+
+def owned_elsewhere(bank: Bank, canonical: Sequence[str], mine: Iterable[str] = ()) -> None:
+    """Refuse a canonical_for key another document owns (documents in `mine` are not others)."""
+    mine = set(mine)
+    for key in canonical:
+        others = [p for p in bank.owners.get(key, []) if p not in mine]
+        if others:
+            raise refuse("canonical_for", f'key "{key}" is already owned by {others[0]}. One fact, one home.',
+                         f"Derive from {others[0]} instead, or move the key there first with bank_set_list.")
+
+
+def not_forbidden(canonical: Sequence[str], must_not: Sequence[str]) -> None:
+    both = [k for k in canonical if k in must_not]
+    if both:
+        raise refuse("must_not_define", f'key "{both[0]}" is both in canonical_for and must_not_define.',
+                     "Keep it in one of the two lists.")
+
+
+def requires_edges(bank: Bank, doc_path: str, status: str, edges: Sequence[Any], warnings: list[str]) -> None:
+    """The contract's derived_from rule: active without edges is refused; otherwise a warning."""
+    contract = bank.contract
+    if contract is None or not contract.requires_derived_from or edges or bank.is_root(doc_path):
+        return
+    if status == "active":
+        raise refuse("derived_from", f"the bank's contract says every active document must define derived_from, "
+                     f"and {doc_path} has none.", "Pass derived_from (its upstream documents), or use status draft.")
+    warnings.append(f"{doc_path} has no derived_from; the contract requires it before the document becomes active.")
+
+
+def enum_warnings(bank: Bank, values: dict[str, Any], warnings: list[str]) -> None:
+    """Undeclared enum values are warnings (the contract is open); degraded banks skip the check."""
+    contract = bank.contract
+    if contract is None:
+        return
+    for name, value in values.items():
+        allowed = contract.allowed(name)
+        if value is not None and allowed and str(value) not in allowed:
+            warnings.append(f"{name} `{value}` is not declared in dna/ (declared: {', '.join(sorted(allowed))}).")
+
+
+def declared(bank: Bank, name: str, value: str) -> None:
+    """Refuse an enum value dna/ does not declare (when it declares any)."""
+    contract = bank.contract
+    allowed = contract.allowed(name) if contract is not None else frozenset()
+    if allowed and value not in allowed:
+        raise refuse(name, f"`{value}` is not a declared {name}.", f"Use one of: {', '.join(sorted(allowed))}.")
+
+
+def reaches(bank: Bank, start: Iterable[str], goal: str) -> list[str] | None:
+    """A derived_from path from any of `start` to `goal` (the cycle a new edge would close), or None."""
+    parents: dict[str, str | None] = {s: None for s in start}
+    queue = list(parents)
+    while queue:
+        node = queue.pop(0)
+        if node == goal:
+            chain = [node]
+            while parents[chain[-1]] is not None:
+                chain.append(parents[chain[-1]])  # type: ignore[arg-type]
+            return list(reversed(chain))
+        doc = bank.docs.get(node)
+        if doc is None:
+            continue
+        for edge in doc.derived_from:
+            if not edge.external and edge.target not in parents:
+                parents[edge.target] = node
+                queue.append(edge.target)
+    return None
+
+
+def no_cycle(bank: Bank, doc_path: str, targets: Sequence[str]) -> None:
+    """When the contract forbids cycles, refuse edges that lead back to the document."""
+    contract = bank.contract
+    if contract is None or not contract.forbids_cycles:
+        return
+    for target in targets:
+        chain = reaches(bank, [target], doc_path)
+        if chain:
+            loop = " -> ".join([doc_path, *chain])
+            raise refuse("derived_from", f"adding {target} would close a cycle: {loop}. Cycles are forbidden.",
+                         "Derive from a document further upstream instead.")
+
+
+def template_guard(doc: Doc) -> None:
+    if doc.is_template:
+        raise refuse("template", f"{doc.path} is a template; templates are never edited through the writers.",
+                     "Edit the template file by hand, or create a document from it with bank_create.")
+
+
+def _tokens(text: str | None) -> frozenset[str]:
+    # TODO(memorybank/lang): use the shared tokenizer once memorybank/lang lands on main.
+    return frozenset(_WORD.findall(text.casefold())) if text else frozenset()
+
+
+def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
+    if not a or not b:
+        return False
+    return len(a & b) / len(a | b) >= SIMILAR
+
+
+def near_duplicates(bank: Bank, title: str, purpose: str, exclude: Iterable[str] = ()) -> list[str]:
+    """Non-archived documents whose title or purpose is nearly the same (token-set Jaccard ≥ 0.9).
+
+    Token sets are cached per document and refreshed only for documents whose file changed.
+    """
+    cache: dict[str, tuple[int, frozenset[str], frozenset[str]]] = bank.cache.setdefault(  # type: ignore[assignment]
+        "write.tokens", {})
+    for gone in [p for p in cache if p not in bank.docs]:
+        del cache[gone]
+    skip = set(exclude)
+    want_title, want_purpose = _tokens(title), _tokens(purpose)
+    found = []
+    for path in bank.paths:
+        doc = bank.docs[path]
+        if path in skip or doc.is_template or doc.in_inbox or doc.status == "archived":
+            continue
+        entry = cache.get(path)
+        if entry is None or entry[0] != doc.mtime_ns:
+            entry = cache[path] = (doc.mtime_ns, _tokens(doc.title), _tokens(doc.purpose))
+        if _similar(want_title, entry[1]) or _similar(want_purpose, entry[2]):
+            found.append(path)
+    return found

@@ -1,0 +1,96 @@
+"""bank_init and bank_materialize_flows (§10.8): seed a bank from the shipped starter, copy templates."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from ..assets import asset_dir
+from ..bank import Bank
+from ..parse import parse_document
+from .files import LOCK_NAME, TEMP_PREFIX
+from .gates import one_line, refuse
+from .registry import register
+from .session import result, writing
+from .templates import BANK_TEMPLATES
+
+PROJECT_NAME = "<project name>"
+GITIGNORE = f"{LOCK_NAME}\n{TEMP_PREFIX}*\n"
+
+
+def _files(base: Path) -> list[tuple[str, Path]]:
+    """Every shipped file under `base` as `(POSIX relative path, file)`, sorted; hidden names skipped."""
+    out = []
+    for folder, dirs, names in os.walk(base):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+        for name in sorted(names):
+            if not name.startswith("."):
+                full = Path(folder) / name
+                out.append((full.relative_to(base).as_posix(), full))
+    return sorted(out)
+
+
+def init(bank: Bank, name: str, force: bool = False, dry_run: bool = False) -> dict[str, Any]:
+    """Seed a fresh bank from the shipped `starter/`, with the project name filled in.
+
+    Refuses when the root already holds documents outside `_inbox/` unless `force` (starter files
+    then overwrite their namesakes; other files stay). Also writes a `.gitignore` for the lock and
+    temp files when none exists. A dry run lists the files. Returns `{root, name, files, …}`.
+    """
+    warnings: list[str] = []
+    name = one_line("name", name)
+    if bank.root.exists() and not bank.root.is_dir():
+        raise refuse("init", f"{bank.root} is a file, not a folder.", "Point --root at a folder.")
+    bank.refresh()
+    existing = [p for p in bank.paths if not p.startswith("_inbox/")]
+    if existing and not force:
+        raise refuse("init", f"{bank.root} already holds a bank ({len(existing)} documents).",
+                     "Pass force to seed over it (starter files overwrite their namesakes), or pick an empty folder.")
+    starter = _files(asset_dir("starter"))
+    if not dry_run:
+        bank.root.mkdir(parents=True, exist_ok=True)
+    with writing(bank, dry_run) as tx:
+        for rel, full in starter:
+            data = full.read_bytes()
+            if rel.endswith(".md"):
+                data = data.replace(PROJECT_NAME.encode(), name.encode("utf-8"))
+            if tx.read(rel) != data:
+                tx.write(rel, data)
+        if tx.read(".gitignore") is None:
+            tx.write(".gitignore", GITIGNORE.encode())
+        return result(tx, dry_run, warnings, root=str(bank.root), name=name)
+
+
+def materialize_flows(bank: Bank, force: bool = False, dry_run: bool = False) -> dict[str, Any]:
+    """Copy the shipped templates into `flows/templates/`, registering each in the templates index.
+
+    A bank template that differs from the shipped one is the bank's own: refused unless `force`.
+    Identical copies are left alone. Returns `{copied, unchanged, …}`.
+    """
+    warnings: list[str] = []
+    with writing(bank, dry_run) as tx:
+        if not bank.docs:
+            raise refuse("materialize", f"no bank at {bank.root}.", "Create one first with --init NAME.")
+        shipped = []
+        for rel, full in _files(asset_dir("flows")):
+            if not rel.endswith(".md"):
+                continue
+            data = full.read_bytes()
+            dest = BANK_TEMPLATES + rel
+            doc = parse_document(dest, data)
+            if doc.is_template:
+                shipped.append((dest, data, doc))
+        conflicts = [dest for dest, data, _ in shipped if tx.read(dest) not in (None, data)]
+        if conflicts and not force:
+            raise refuse("materialize", f"the bank's own templates differ from the shipped ones: "
+                         f"{', '.join(conflicts)}.", "Pass force to overwrite them with the shipped versions.")
+        copied, unchanged = [], []
+        for dest, data, doc in shipped:
+            if tx.read(dest) == data:
+                unchanged.append(dest)
+                continue
+            tx.write(dest, data)
+            copied.append(dest)
+            register(bank, tx, dest, doc.title, doc.purpose or doc.title, doc.doc_kind or "flow")
+        return result(tx, dry_run, warnings, copied=copied, unchanged=unchanged)

@@ -1,0 +1,55 @@
+"""The frame every writer runs in: lock, refresh, stale-temp cleanup, one transaction, result shape."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from ..bank import Bank
+from ..errors import BankError
+from ..records import Doc
+from .files import Text, Transaction, bank_lock, clean_stale_temps
+
+_CLEANED = "write.temps_cleaned"
+
+
+@contextmanager
+def writing(bank: Bank, dry_run: bool = False) -> Iterator[Transaction]:
+    """Run a writer's gates and staging under the bank lock, then commit (unless a dry run).
+
+    The refresh happens after the lock is taken, so every gate sees what other processes wrote.
+    A dry run takes no lock and writes nothing (readers never lock). A gate that raises leaves the
+    transaction uncommitted: nothing is written. The index is refreshed after a commit.
+    """
+    if dry_run:
+        bank.refresh()
+        yield Transaction(bank.root)
+        return
+    with bank_lock(bank.root):
+        if not bank.cache.get(_CLEANED):
+            clean_stale_temps(bank.root)
+            bank.cache[_CLEANED] = True
+        bank.refresh()
+        tx = Transaction(bank.root)
+        yield tx
+        if tx.ops:
+            tx.commit()
+            bank.refresh()
+
+
+def result(tx: Transaction, dry_run: bool, warnings: list[str], **fields: Any) -> dict[str, Any]:
+    """The common result shape: writer fields, then `files` (what was or would be written), `dry_run`, `warnings`."""
+    return {**fields, "files": tx.files(), "dry_run": dry_run, "warnings": warnings}
+
+
+def load(tx: Transaction, path: str) -> Text:
+    data = tx.read(path)
+    if data is None:
+        raise BankError(f"No document at {path}.")
+    return Text.decode(data, path)
+
+
+def existing(bank: Bank, raw: str) -> Doc:
+    """The document a writer is asked to change (refuses unknown paths with near candidates)."""
+    return bank.doc(raw)
