@@ -267,7 +267,8 @@ class Transaction:
                     if originals[path] is not None:
                         os.unlink(target)
                 else:
-                    os.replace(temps.pop(path), target)
+                    os.replace(temps[path], target)
+                    del temps[path]
                 done.append(path)
                 _fsync_dir(target.parent)
         except BaseException:

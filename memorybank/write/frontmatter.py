@@ -451,7 +451,9 @@ def _ruamel_key_lines(block: list[str], key: str, items: list[Any]) -> list[str]
     if data is None:
         from ruamel.yaml.comments import CommentedMap
         data = CommentedMap()
-    if key in data:
+    if key in data and isinstance(data[key], list):
+        data[key][:] = items  # in place: a flow list stays a flow list
+    elif key in data:
         data[key] = items
     else:
         keys = list(data.keys())

@@ -20,7 +20,7 @@ _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _BULLET = re.compile(r"^(?P<indent>[ \t]*)(?P<marker>[-*+])(?P<space>[ \t]+)(?P<rest>.*)$")
 _NUMBERED = re.compile(r"^(?P<indent>[ \t]*)(?P<number>\d{1,9})(?P<delim>[.)])(?P<space>[ \t]+)(?P<rest>.*)$")
 _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
-_PLACEHOLDER = re.compile(r"^[\s>*_|]*empty\b", re.IGNORECASE)
+_PLACEHOLDER = re.compile(r"^[\s>*_|]*empty(?![a-z])", re.IGNORECASE)
 _SEPARATOR_AFTER_LINK = re.compile(r"^(\s*(?:—|–|-{1,2}|:)\s*)")
 _ACRONYMS = {"adr": "ADR", "prd": "PRD", "api": "API", "ui": "UI", "dna": "DNA"}
 
@@ -161,27 +161,34 @@ def _escape_label(text: str) -> str:
     return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
 
 
-def _label(old_label: str, old_raw: str, rel: str, title: str) -> str:
+def _label(template: Entry, rel: str, doc_path: str, title: str) -> str:
+    """The new entry's link text, shaped like the template's: its path as linked, as a bank path, or its title."""
+    old_label = template.match.group("label")
     ticked = len(old_label) >= 2 and old_label.startswith("`") and old_label.endswith("`")
-    inner = old_label[1:-1] if ticked else old_label
-    shows_path = inner.split("#", 1)[0] == old_raw.split("#", 1)[0]
-    text = rel if shows_path else title
+    inner = (old_label[1:-1] if ticked else old_label).split("#", 1)[0]
+    if inner == template.raw.split("#", 1)[0]:
+        text = rel
+    elif inner == template.target:
+        text = doc_path
+    elif inner == posixpath.basename(template.target):
+        text = posixpath.basename(doc_path)
+    else:
+        text = title
     return f"`{text}`" if ticked else _escape_label(text)
 
 
-def _link(template: Entry, rel: str, title: str) -> str:
-    label = _label(template.match.group("label"), template.raw, rel, title)
-    return f"[{label}]({rel})"
+def _link(template: Entry, rel: str, doc_path: str, title: str) -> str:
+    return f"[{_label(template, rel, doc_path, title)}]({rel})"
 
 
 def _cell_text(cell: str) -> str:
     return cell.strip().strip("`").strip()
 
 
-def _render_entry(text: Text, template: Entry, rel: str, title: str, purpose: str,
+def _render_entry(text: Text, template: Entry, rel: str, doc_path: str, title: str, purpose: str,
                   known: dict[str, dict[str, str]]) -> list[str]:
     line = text.content(template.line)
-    link = _link(template, rel, title)
+    link = _link(template, rel, doc_path, title)
     if template.kind == "table":
         return [_render_row(line, template, link, rel, purpose, title, known)]
     match = (_NUMBERED if template.kind == "numbered" else _BULLET).match(line)
@@ -264,7 +271,7 @@ def add_entry(bank: Bank, tx: Transaction, index_path: str, doc_path: str, title
         template = group[-1]
         listed = bank.docs.get(template.target)
         known = {template.target: {"title": listed.title, "purpose": listed.purpose or ""}} if listed else {}
-        lines = _render_entry(text, template, rel, title, purpose, known)
+        lines = _render_entry(text, template, rel, doc_path, title, purpose, known)
         loose = len(group) > 1 and not contents[template.line - 1].strip()
         at = template.end
         text.insert(at, ([""] if loose else []) + lines)
