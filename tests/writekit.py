@@ -168,3 +168,13 @@ def diff_lines(before: str, after: str) -> tuple[list[str], list[str]]:
         elif line.startswith("+ "):
             added.append(line[2:])
     return removed, added
+
+
+def findings(bank: Bank) -> list[dict]:
+    from memorybank.validate import validate
+    return validate(bank)["findings"]
+
+
+def assert_clean(bank: Bank) -> None:
+    found = findings(bank)
+    assert found == [], "\n".join(f"{f['rule']} {f['path']}: {f['message']}" for f in found)

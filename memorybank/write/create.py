@@ -170,7 +170,7 @@ def create(bank: Bank, path: str, doc_kind: str, title: str, purpose: str, deriv
             shown = ", ".join(left[:6]) + (" …" if len(left) > 6 else "")
             warnings.append(f"placeholders left to fill in {target}: {shown}")
 
-        index = None if inbox else nearest_index(tx, target)
+        index = nearest_index(tx, target)  # new files take the line endings of the index they sit under
         newline = Text.decode(tx.read(index) or b"", index).newline if index else "\n"
         content = newline.join(["---", *render_frontmatter(meta), "---", "", *lines]) + newline
         tx.write(target, content.encode("utf-8"))

@@ -261,6 +261,7 @@ class Transaction:
                     folder.mkdir()
                     made_dirs.append(folder)
                 temps[path] = _write_temp(target, data, stats[path])
+            folders: list[Path] = []
             for path, data in self.ops.items():
                 target = self.root / path
                 if data is None:
@@ -270,7 +271,10 @@ class Transaction:
                     os.replace(temps[path], target)
                     del temps[path]
                 done.append(path)
-                _fsync_dir(target.parent)
+                if target.parent not in folders:
+                    folders.append(target.parent)
+            for folder in folders:  # make the renames durable; once per folder
+                _fsync_dir(folder)
         except BaseException:
             self._roll_back(done, originals, stats)
             for temp in temps.values():

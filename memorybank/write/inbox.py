@@ -148,7 +148,9 @@ def discard(bank: Bank, path: str, reason: str, dry_run: bool = False) -> dict[s
         note = _note(bank, path, "discard")
         reason = one_line("reason", reason)
         data = tx.read(DISCARD_LOG)
-        log = Text.decode(data if data is not None else _log_header("\n"), DISCARD_LOG)
+        if data is None:
+            data = _log_header(load(tx, note.path).newline)
+        log = Text.decode(data, DISCARD_LOG)
         title = note.title.replace("`", "'")
         log.insert(len(log.lines), [f"- {today()} `{note.path}` ({title}): {reason}"])
         tx.write(DISCARD_LOG, log.encode())

@@ -53,6 +53,14 @@ def _bare(target: str) -> str:
     return target[1:-1] if target.startswith("<") and target.endswith(">") else target
 
 
+def _looks_internal(index_path: str, raw: str) -> bool:
+    """A relative link to a markdown file that stays inside the bank (cheap checks first)."""
+    target = raw.split("#", 1)[0]
+    if not target.endswith(".md") or target.startswith("/") or _SCHEME.match(target):
+        return False
+    return not target.startswith("../") or not resolve_from(index_path, target)[1]
+
+
 def _internal(index_path: str, raw: str) -> str | None:
     """Bank path a link target points to, or None for URLs, anchors, absolute and external paths."""
     target = _bare(raw).split("#", 1)[0]
@@ -66,12 +74,17 @@ def _internal(index_path: str, raw: str) -> str | None:
 
 @dataclass
 class Entry:
+    index_path: str
     line: int  # index into the text's lines
     end: int  # exclusive end of the entry with its continuation lines
     kind: str  # bullet | numbered | table
-    target: str  # bank path it links
     raw: str  # link target as written (without angle brackets)
     match: re.Match[str]  # the link inside the line
+
+    @property
+    def target(self) -> str:
+        """The bank path the entry links (resolved on demand: most entries are never asked)."""
+        return resolve_from(self.index_path, self.raw)[0]
 
 
 def _entry_kind(line: str) -> str | None:
@@ -96,9 +109,9 @@ def read_entries(index_path: str, contents: list[str], body_start: int) -> list[
         entry = None
         if kind:
             for match in _LINK.finditer(line):
-                target = _internal(index_path, match.group("target"))
-                if target is not None and not match.group("bang"):
-                    entry = Entry(index, index + 1, kind, target, _bare(match.group("target")), match)
+                raw = _bare(match.group("target"))
+                if not match.group("bang") and _looks_internal(index_path, raw):
+                    entry = Entry(index_path, index, index + 1, kind, raw, match)
                     break
         if entry is None:
             if current and _continues(contents, index, plain, current[-1]):
@@ -259,11 +272,14 @@ def add_entry(bank: Bank, tx: Transaction, index_path: str, doc_path: str, title
     close = text.frontmatter_close()
     body_start = close + 1 if close is not None else 0
     plain = outside_fences(contents, body_start)
-    for index in range(body_start, len(contents)):
-        if plain[index] and "](" in contents[index]:
-            for match in _LINK.finditer(contents[index]):
-                if _internal(index_path, match.group("target")) == doc_path:
-                    return False
+    if tx.staged(index_path):
+        for index in range(body_start, len(contents)):
+            if plain[index] and "](" in contents[index]:
+                for match in _LINK.finditer(contents[index]):
+                    if _internal(index_path, match.group("target")) == doc_path:
+                        return False
+    elif index_path in bank.registered_in.get(doc_path, ()):  # the index on disk, as just refreshed
+        return False
     rel = posixpath.relpath(doc_path, posixpath.dirname(index_path) or ".")
     groups = read_entries(index_path, contents, body_start)
     if groups:

@@ -19,6 +19,15 @@ PROJECT_NAME = "<project name>"
 GITIGNORE = f"{LOCK_NAME}\n{TEMP_PREFIX}*\n"
 
 
+def shipped(name: str) -> Path:
+    """A shipped asset folder, or a refusal telling how to get it back."""
+    try:
+        return asset_dir(name)
+    except FileNotFoundError:
+        raise refuse(name, f"the shipped `{name}/` folder is missing from this installation.",
+                     "Reinstall memorybank (pip install --force-reinstall memorybank).") from None
+
+
 def _files(base: Path) -> list[tuple[str, Path]]:
     """Every shipped file under `base` as `(POSIX relative path, file)`, sorted; hidden names skipped."""
     out = []
@@ -47,7 +56,7 @@ def init(bank: Bank, name: str, force: bool = False, dry_run: bool = False) -> d
     if existing and not force:
         raise refuse("init", f"{bank.root} already holds a bank ({len(existing)} documents).",
                      "Pass force to seed over it (starter files overwrite their namesakes), or pick an empty folder.")
-    starter = _files(asset_dir("starter"))
+    starter = _files(shipped("starter"))
     if not dry_run:
         bank.root.mkdir(parents=True, exist_ok=True)
     with writing(bank, dry_run) as tx:
@@ -73,7 +82,7 @@ def materialize_flows(bank: Bank, force: bool = False, dry_run: bool = False) ->
         if not bank.docs:
             raise refuse("materialize", f"no bank at {bank.root}.", "Create one first with --init NAME.")
         shipped = []
-        for rel, full in _files(asset_dir("flows")):
+        for rel, full in _files(shipped("flows")):
             if not rel.endswith(".md"):
                 continue
             data = full.read_bytes()

@@ -19,7 +19,6 @@ import yaml
 
 from ..assets import asset_dir
 from ..bank import Bank
-from ..errors import BankError
 from ..headings import normalize_heading, scan_headings
 from ..parse import load_yaml, parse_document
 
@@ -65,7 +64,7 @@ def shipped_templates() -> list[Template]:
     """Every template in the shipped `flows/` set, sorted by path."""
     try:
         base = asset_dir("flows")
-    except BankError:
+    except FileNotFoundError:
         return []
     out = []
     for path in sorted(base.rglob("*.md")):
