@@ -18,8 +18,10 @@ from . import __version__
 from .errors import BankError
 
 PROG = "mcp-memorybank"
-ACTIONS = ("stats", "read", "validate", "surface", "install_hook", "adoption")
-NEEDS_NO_BANK = ("install_hook",)  # wiring may come before `bank_init` creates the bank
+ACTIONS = ("stats", "read", "validate", "surface", "install_hook", "adoption", "create", "promote", "discard",
+           "list_inbox", "init", "materialize_flows")
+WRITERS = ("create", "promote", "discard", "init", "materialize_flows")
+NEEDS_NO_BANK = ("install_hook", "init")  # wiring may come before `bank_init` creates the bank
 
 
 class Usage(Exception):
@@ -59,6 +61,27 @@ def _style(enabled: bool) -> Callable[..., str]:
 @click.option("--no-claude-md", is_flag=True, help="With --install-hook: leave CLAUDE.md alone.")
 @click.option("--adoption", "a_adoption", is_flag=True,
               help="Count bank use through vs around the server in transcript FILES (default: this project's).")
+@click.option("--create", "a_create", metavar="PATH",
+              help="Create a governed document (needs --kind --title --purpose).")
+@click.option("--kind", help="With --create/--promote: doc_kind.")
+@click.option("--title", help="With --create/--promote: title.")
+@click.option("--purpose", help="With --create/--promote: one line on when to read it.")
+@click.option("--derived", metavar="A,B", help="With --create/--promote: derived_from paths, comma-separated.")
+@click.option("--canonical", metavar="K,L", help="With --create/--promote: canonical_for keys, comma-separated.")
+@click.option("--anchors", metavar="P,Q", help="With --create: code paths, comma-separated.")
+@click.option("--status", help="With --create (default draft) / --promote (default active): status.")
+@click.option("--set", "extra", multiple=True, metavar="KEY=VALUE", help="With --create: another frontmatter key.")
+@click.option("--body-file", type=click.Path(dir_okay=False), help="With --create: the body, from a file.")
+@click.option("--inbox", is_flag=True, help="With --create: file the note in _inbox/.")
+@click.option("--promote", "a_promote", metavar="NOTE", help="Move an _inbox/ note into the bank (needs --to).")
+@click.option("--to", "to_path", metavar="PATH", help="With --promote: destination path or folder.")
+@click.option("--discard", "a_discard", metavar="NOTE", help="Delete an _inbox/ note (needs --reason).")
+@click.option("--reason", help="With --discard: why; recorded in _inbox/DISCARDED.md.")
+@click.option("--list-inbox", "a_list_inbox", is_flag=True, help="List _inbox/ notes, oldest first.")
+@click.option("--init", "a_init", metavar="NAME", help="Seed a new bank for project NAME.")
+@click.option("--materialize-flows", "a_materialize_flows", is_flag=True,
+              help="Copy the shipped templates into flows/templates/.")
+@click.option("--force", is_flag=True, help="With --init/--materialize-flows: overwrite.")
 @click.option("--dry-run", is_flag=True, help="Run every check, write nothing, print what would change.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as compact JSON (the tool's dict).")
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
@@ -86,6 +109,8 @@ def command(root: str | None, as_json: bool, **opts: Any) -> None:
         return
     from .bank import open_bank
 
+    if opts["dry_run"] and chosen[0] not in WRITERS + ("install_hook",):
+        raise Usage(f"--dry-run goes with a writer or --install-hook, not --{chosen[0].replace('_', '-')}")
     bank = open_bank(bank_root)
     if not bank.root.is_dir() and chosen[0] not in NEEDS_NO_BANK:
         raise BankError(f"No bank at {bank.root}: the folder does not exist. Pass --root <bank folder>.")
@@ -131,7 +156,59 @@ def _run(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., str]
         files = list(opts["files"]) or default_transcripts(bank.root, opts["project"])
         result = adoption(bank.root, files, project=opts["project"])
         return result, render.adoption(result, style), 0
+    if action in WRITERS or action == "list_inbox":
+        return _write(action, bank, opts, style)
     raise Usage(f"unknown action {action}")  # pragma: no cover - ACTIONS and _run agree
+
+
+def _items(value: str | None) -> list[str] | None:
+    """A comma-separated flag value as a list (None when the flag was not given)."""
+    if value is None:
+        return None
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def _extra(pairs: tuple[str, ...]) -> dict[str, str] | None:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise Usage(f"--set takes KEY=VALUE, not {pair!r}")
+        out[key.strip()] = value
+    return out or None
+
+
+def _write(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., str]) -> tuple[dict, str, int]:
+    from . import render, write
+
+    dry = opts["dry_run"]
+    if action == "create":
+        missing = [f"--{n}" for n in ("kind", "title", "purpose") if not opts[n]]
+        if missing:
+            raise Usage(f"--create needs {', '.join(missing)}")
+        result = write.create(bank, path=opts["a_create"], doc_kind=opts["kind"], title=opts["title"],
+                              purpose=opts["purpose"], derived_from=_items(opts["derived"]),
+                              canonical_for=_items(opts["canonical"]), anchors=_items(opts["anchors"]),
+                              status=opts["status"], body_file=opts["body_file"], extra=_extra(opts["extra"]),
+                              inbox=opts["inbox"], dry_run=dry)
+    elif action == "promote":
+        if not opts["to_path"]:
+            raise Usage("--promote needs --to PATH")
+        result = write.promote(bank, path=opts["a_promote"], to=opts["to_path"], doc_kind=opts["kind"],
+                               title=opts["title"], purpose=opts["purpose"], derived_from=_items(opts["derived"]),
+                               canonical_for=_items(opts["canonical"]), status=opts["status"], dry_run=dry)
+    elif action == "discard":
+        if not opts["reason"]:
+            raise Usage("--discard needs --reason R")
+        result = write.discard(bank, path=opts["a_discard"], reason=opts["reason"], dry_run=dry)
+    elif action == "init":
+        result = write.init(bank, name=opts["a_init"], force=opts["force"], dry_run=dry)
+    elif action == "materialize_flows":
+        result = write.materialize_flows(bank, force=opts["force"], dry_run=dry)
+    else:
+        result = write.list_inbox(bank)
+        return result, render.inbox(result, style), 0
+    return result, render.written(result, style), 0
 
 
 def _surface(root: str, opts: dict[str, Any], as_json: bool) -> None:

@@ -143,3 +143,26 @@ def adoption(result: dict[str, Any], style: Style = plain) -> str:
     if result["duplicates"]:
         out.append(f"{result['duplicates']} repeated tool calls counted once (resumed sessions)")
     return "\n".join(out)
+
+
+def written(result: dict[str, Any], style: Style = plain) -> str:
+    """A writer's result: what it did (or would do), file by file, then its warnings."""
+    head = "dry run, nothing written" if result.get("dry_run") else "done"
+    facts = []
+    for key in ("path", "from", "template", "registered_in", "created_index", "log", "reason", "name", "root"):
+        if result.get(key):
+            facts.append(f"{key.replace('_', ' ')} {result[key]}")
+    lines = [style(head + (": " + "; ".join(facts) if facts else ""), bold=True)]
+    lines += table([[item["action"], item["path"]] for item in result.get("files", [])])
+    if not result.get("files"):
+        lines.append("no files changed")
+    lines += [style(f"warning: {w}", fg="yellow") for w in result.get("warnings", [])]
+    return "\n".join(lines)
+
+
+def inbox(result: dict[str, Any], style: Style = plain) -> str:
+    """Inbox notes, oldest first, with their age."""
+    if not result["notes"]:
+        return "inbox is empty"
+    rows = [[f"{n['age_days']}d", n["path"], n["title"]] for n in result["notes"]]
+    return "\n".join(table(rows) + [f"{result['count']} notes"])

@@ -57,6 +57,9 @@ def init(bank: Bank, name: str, force: bool = False, dry_run: bool = False) -> d
         raise refuse("init", f"{bank.root} already holds a bank ({len(existing)} documents).",
                      "Pass force to seed over it (starter files overwrite their namesakes), or pick an empty folder.")
     starter = _files(shipped("starter"))
+    if not any(rel.endswith(".md") for rel, _ in starter):
+        raise refuse("init", "the shipped `starter/` folder holds no documents.",
+                     "Reinstall memorybank (pip install --force-reinstall memorybank).")
     if not dry_run:
         bank.root.mkdir(parents=True, exist_ok=True)
     with writing(bank, dry_run) as tx:
@@ -81,7 +84,7 @@ def materialize_flows(bank: Bank, force: bool = False, dry_run: bool = False) ->
     with writing(bank, dry_run) as tx:
         if not bank.docs:
             raise refuse("materialize", f"no bank at {bank.root}.", "Create one first with --init NAME.")
-        shipped = []
+        found = []
         for rel, full in _files(shipped("flows")):
             if not rel.endswith(".md"):
                 continue
@@ -89,13 +92,13 @@ def materialize_flows(bank: Bank, force: bool = False, dry_run: bool = False) ->
             dest = BANK_TEMPLATES + rel
             doc = parse_document(dest, data)
             if doc.is_template:
-                shipped.append((dest, data, doc))
-        conflicts = [dest for dest, data, _ in shipped if tx.read(dest) not in (None, data)]
+                found.append((dest, data, doc))
+        conflicts = [dest for dest, data, _ in found if tx.read(dest) not in (None, data)]
         if conflicts and not force:
             raise refuse("materialize", f"the bank's own templates differ from the shipped ones: "
                          f"{', '.join(conflicts)}.", "Pass force to overwrite them with the shipped versions.")
         copied, unchanged = [], []
-        for dest, data, doc in shipped:
+        for dest, data, doc in found:
             if tx.read(dest) == data:
                 unchanged.append(dest)
                 continue
