@@ -74,16 +74,16 @@ def test_dry_run_runs_every_gate_and_writes_nothing(tmp_path):
 
 def test_created_document_has_governed_key_order_and_validates(tmp_path):
     bank = make_bank(tmp_path / "bank")
-    out = create(bank, path="adr/ADR-001.md", doc_kind="adr", title="ADR-001: Keep files", purpose="Why: files.",
-                 derived_from=["../product/vision.md"], canonical_for=["storage"], must_not_define=["audience"],
+    out = create(bank, path="product/storage.md", doc_kind="product", title="Storage: files", purpose="Why: files.",
+                 derived_from=["vision.md"], canonical_for=["storage"], must_not_define=["audience"],
                  anchors=["./src/store.py"], status="active", extra={"decision_status": "accepted", "owner": "ops"},
                  body="## Context\n\nWe write things down.\n")
     assert out["warnings"] == [] and out["template"] is None
-    assert read(bank, "adr/ADR-001.md") == (
-        "---\ntitle: 'ADR-001: Keep files'\ndoc_kind: adr\ndoc_function: canonical\npurpose: 'Why: files.'\n"
-        "derived_from:\n  - ../product/vision.md\ncanonical_for:\n  - storage\nmust_not_define:\n  - audience\n"
+    assert read(bank, "product/storage.md") == (
+        "---\ntitle: 'Storage: files'\ndoc_kind: product\ndoc_function: canonical\npurpose: 'Why: files.'\n"
+        "derived_from:\n  - vision.md\ncanonical_for:\n  - storage\nmust_not_define:\n  - audience\n"
         "anchors:\n  - src/store.py\nstatus: active\ndecision_status: accepted\nowner: ops\n---\n\n"
-        "# ADR-001: Keep files\n\n## Context\n\nWe write things down.\n")
+        "# Storage: files\n\n## Context\n\nWe write things down.\n")
     assert_clean(bank)
 
 
