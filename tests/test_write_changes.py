@@ -242,3 +242,16 @@ def test_set_list_adds_and_removes_with_the_create_gates(bank):
 def test_set_list_adding_a_present_item_is_a_warning_and_no_write(bank):
     out = set_list(bank, path=V, field="canonical_for", add=["audience"])
     assert out["changed"] is False and out["files"] == [] and "already in canonical_for" in out["warnings"][0]
+
+
+def test_set_field_repairs_an_unquoted_colon_and_the_bank_validates_again(tmp_path):
+    broken = ("---\ntitle: Broken\ndoc_kind: product\ndoc_function: canonical\npurpose: Read this: it breaks\n"
+              "derived_from:\n  - ../dna/principles.md\nstatus: active\n---\n# Broken\n")
+    bank = make_bank(tmp_path / "bank", {"product/broken.md": broken,
+                                         "product/README.md": "---\ntitle: P\ndoc_function: index\n---\n"
+                                         "- [Broken](broken.md)\n- [Vision](vision.md)\n"})
+    out = set_field(bank, path="product/broken.md", field="purpose", value="Read this: it works")
+    assert diff_lines(broken, read(bank, "product/broken.md")) == (
+        ["purpose: Read this: it breaks"], ["purpose: 'Read this: it works'"])
+    assert out["changed"]
+    assert_clean(bank)

@@ -192,9 +192,10 @@ def test_set_scalar_rewrites_a_multi_line_value_as_one_line():
 
 
 def test_set_scalar_repairs_an_unquoted_colon_in_a_broken_header():
-    text = fm("---\ntitle: x\npurpose: Read this: it breaks\nstatus: draft\n---\n")
+    text = fm("---\ntitle: x\npurpose: Read this: it breaks\ndate: 2024-01-02\nstatus: draft\n---\n")
     set_scalar(text, "purpose", "Read this: it is fixed")
     assert read_block(text)["purpose"] == "Read this: it is fixed"
+    assert read_block(text)["date"] == dt.date(2024, 1, 2)
     assert "purpose: 'Read this: it is fixed'" in text.text()
 
 

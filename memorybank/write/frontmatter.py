@@ -27,6 +27,7 @@ KEY_ORDER = ("title", "doc_kind", "doc_function", "purpose", "derived_from", "ca
 _TOP_KEY = re.compile(r"^(?P<key>[A-Za-z_][\w.-]*|\"[^\"\n]*\"|'[^'\n]*')(?P<sep>[ \t]*:(?:[ \t]+|$))")
 _ITEM = re.compile(r"^(?P<indent>[ \t]*)-(?:[ \t]+|$)")
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_QUOTED = {"'": re.compile(r"'(?:[^']|'')*'"), '"': re.compile(r'"(?:[^"\\]|\\.)*"')}
 REMOVE = object()
 
 
@@ -215,32 +216,13 @@ def _split_value(rest: str) -> tuple[str, str, str] | None:
     if not rest:
         return None
     head = rest[0]
-    if head == "'":
-        i = 1
-        while i < len(rest):
-            if rest[i] == "'":
-                if i + 1 < len(rest) and rest[i + 1] == "'":
-                    i += 2
-                    continue
-                break
-            i += 1
-        else:
-            return None
-        value, trailing = rest[:i + 1], rest[i + 1:]
-        style = "single"
-    elif head == '"':
-        i = 1
-        while i < len(rest):
-            if rest[i] == "\\":
-                i += 2
-                continue
-            if rest[i] == '"':
-                break
-            i += 1
-        else:
-            return None
-        value, trailing = rest[:i + 1], rest[i + 1:]
-        style = "double"
+    quoted = _QUOTED.get(head)
+    if quoted is not None:
+        match = quoted.match(rest)
+        if match is None:
+            return None  # the quote closes on a later line
+        value, trailing = match.group(0), rest[match.end():]
+        style = "single" if head == "'" else "double"
     elif head in "|>[{&*!%@`":
         return None
     else:
@@ -273,25 +255,36 @@ def _typed(value: str, old: Any) -> Any:
 
 
 def _verify(before: list[str], after: list[str], changed: dict[str, Any]) -> None:
-    """Refuse unless `after` reads back as `before` with exactly the keys in `changed` changed."""
+    """Refuse unless `after` reads back as `before` with exactly the keys in `changed` changed.
+
+    A header that did not parse before (the usual unquoted `: `) is compared through the lenient
+    line reader on both sides, so an edit may repair it but never disturb the other keys.
+    """
     try:
         old = _load(before)
         lenient = False
     except _Unreadable:
-        old, lenient = lenient_frontmatter("\n".join(before)), True
+        lenient = True
     try:
         new = _load(after)
     except _Unreadable:
         if not lenient:
             raise BankError("Refused (frontmatter): the edit would break the YAML header. "
                             "Nothing was written; edit this value by hand.") from None
-        new = lenient_frontmatter("\n".join(after))
-    for key in set(old) | set(new):
+        new = None
+    if lenient:
+        old, seen = lenient_frontmatter("\n".join(before)), lenient_frontmatter("\n".join(after))
+    else:
+        seen = new
+    for key in set(old) | set(seen):
         if key in changed:
             want = changed[key]
-            ok = key not in new if want is REMOVE else (lenient or new.get(key) == _plain(want))
+            if want is REMOVE:
+                ok = key not in seen
+            else:
+                ok = new is None or new.get(key) == _plain(want)
         else:
-            ok = old.get(key) == new.get(key)
+            ok = old.get(key) == seen.get(key)
         if not ok:
             raise BankError(f"Refused (frontmatter): writing `{next(iter(changed))}` would change how "
                             f"`{key}` reads. Nothing was written; edit the header by hand.")
