@@ -50,6 +50,15 @@ def with_heading(lines: list[str], title: str) -> list[str]:
     return [f"# {title}", "", *lines] if lines else [f"# {title}"]
 
 
+def _flat(value: Any) -> str:
+    """Every string inside a frontmatter value, one per line (to look for placeholders)."""
+    if isinstance(value, dict):
+        return "\n".join(_flat(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return "\n".join(_flat(v) for v in value)
+    return value if isinstance(value, str) else ""
+
+
 def anchors_list(items: list[Any]) -> list[str]:
     out = []
     for item in items:
@@ -148,8 +157,7 @@ def create(bank: Bank, path: str, doc_kind: str, title: str, purpose: str, deriv
         for key, value in t_meta.items():
             if key not in GOVERNED and key not in more and value is not None:
                 meta[key] = value
-                if isinstance(value, str):
-                    left.extend(placeholders(value))
+                left.extend(p for p in placeholders(_flat(value)) if p not in left)
         meta.update(more)
         enum_warnings(bank, {k: meta.get(k) for k in ("doc_function", "delivery_status", "decision_status")},
                       warnings)

@@ -40,7 +40,11 @@ class Template:
     folder: str  # the folder the template file sits in (its last segment)
     stem: str
     target_path: str | None
-    text: str
+    file: Path  # read only when the template is chosen
+
+    @property
+    def text(self) -> str:
+        return self.file.read_bytes().decode("utf-8", errors="replace").lstrip("\ufeff")
 
 
 def today() -> str:
@@ -56,8 +60,7 @@ def _shipped_file(path: str, mtime_ns: int) -> Template | None:
     if not doc.is_template:
         return None
     return Template(f"shipped:flows/{rel}", doc.frontmatter.get("template_for"), posixpath.basename(doc.folder),
-                    rel.rpartition("/")[2][:-3], doc.frontmatter.get("template_target_path"),
-                    data.decode("utf-8", errors="replace").lstrip("\ufeff"))
+                    rel.rpartition("/")[2][:-3], doc.frontmatter.get("template_target_path"), Path(path))
 
 
 def shipped_templates() -> list[Template]:
@@ -84,7 +87,7 @@ def bank_templates(bank: Bank) -> list[Template]:
             continue
         out.append(Template(path, doc.frontmatter.get("template_for"), posixpath.basename(doc.folder),
                             path.rpartition("/")[2][:-3], doc.frontmatter.get("template_target_path"),
-                            bank.read_text(path)))
+                            bank.root / path))
     return out
 
 
