@@ -179,14 +179,14 @@ def _extra(pairs: tuple[str, ...]) -> dict[str, str] | None:
 
 
 def _write(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., str]) -> tuple[dict, str, int]:
-    from . import render, write
+    from . import render, writers
 
     dry = opts["dry_run"]
     if action == "create":
         missing = [f"--{n}" for n in ("kind", "title", "purpose") if not opts[n]]
         if missing:
             raise Usage(f"--create needs {', '.join(missing)}")
-        result = write.create(bank, path=opts["a_create"], doc_kind=opts["kind"], title=opts["title"],
+        result = writers.create(bank, path=opts["a_create"], doc_kind=opts["kind"], title=opts["title"],
                               purpose=opts["purpose"], derived_from=_items(opts["derived"]),
                               canonical_for=_items(opts["canonical"]), anchors=_items(opts["anchors"]),
                               status=opts["status"], body_file=opts["body_file"], extra=_extra(opts["extra"]),
@@ -194,19 +194,19 @@ def _write(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., st
     elif action == "promote":
         if not opts["to_path"]:
             raise Usage("--promote needs --to PATH")
-        result = write.promote(bank, path=opts["a_promote"], to=opts["to_path"], doc_kind=opts["kind"],
+        result = writers.promote(bank, path=opts["a_promote"], to=opts["to_path"], doc_kind=opts["kind"],
                                title=opts["title"], purpose=opts["purpose"], derived_from=_items(opts["derived"]),
                                canonical_for=_items(opts["canonical"]), status=opts["status"], dry_run=dry)
     elif action == "discard":
         if not opts["reason"]:
             raise Usage("--discard needs --reason R")
-        result = write.discard(bank, path=opts["a_discard"], reason=opts["reason"], dry_run=dry)
+        result = writers.discard(bank, path=opts["a_discard"], reason=opts["reason"], dry_run=dry)
     elif action == "init":
-        result = write.init(bank, name=opts["a_init"], force=opts["force"], dry_run=dry)
+        result = writers.init(bank, name=opts["a_init"], force=opts["force"], dry_run=dry)
     elif action == "materialize_flows":
-        result = write.materialize_flows(bank, force=opts["force"], dry_run=dry)
+        result = writers.materialize_flows(bank, force=opts["force"], dry_run=dry)
     else:
-        result = write.list_inbox(bank)
+        result = writers.list_inbox(bank)
         return result, render.inbox(result, style), 0
     return result, render.written(result, style), 0
 

@@ -11,7 +11,7 @@ from writekit import findings, tree_hash
 
 from memorybank.bank import Bank
 from memorybank.errors import BankError
-from memorybank.write import (
+from memorybank.writers import (
     create,
     discard,
     edit,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from writekit import assert_clean, diff_lines, make_bank, read, refused
 
-from memorybank.write import create, edit, set_field, set_list, set_status, update_section
+from memorybank.writers import create, edit, set_field, set_list, set_status, update_section
 
 UP = ["dna/principles.md"]
 V = "product/vision.md"

@@ -8,7 +8,7 @@ from conftest import run_cli
 from writekit import assert_clean
 
 from memorybank.bank import Bank
-from memorybank.write import create, init
+from memorybank.writers import create, init
 
 
 def test_cli_writer_flags_end_to_end(tmp_path):

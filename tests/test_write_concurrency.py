@@ -7,7 +7,7 @@ import multiprocessing
 from writekit import assert_clean, make_bank
 
 from memorybank.bank import Bank
-from memorybank.write import create
+from memorybank.writers import create
 
 PER_WORKER = 100
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from writekit import assert_clean, make_bank, read, refused, tree_hash
 
-from memorybank.write import create
-from memorybank.write import templates as wtemplates
-from memorybank.write.templates import today
+from memorybank.writers import create
+from memorybank.writers import templates as wtemplates
+from memorybank.writers.templates import today
 
 UP = ["dna/principles.md"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from writekit import assert_clean, make_bank, read
 
-from memorybank.write import (
+from memorybank.writers import (
     create,
     discard,
     edit,

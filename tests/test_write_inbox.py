@@ -6,8 +6,8 @@ import os
 
 from writekit import assert_clean, make_bank, read, refused
 
-from memorybank.write import create, discard, list_inbox, promote
-from memorybank.write.templates import today
+from memorybank.writers import create, discard, list_inbox, promote
+from memorybank.writers.templates import today
 
 NOTE = """---
 title: Cache idea

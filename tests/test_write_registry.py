@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from writekit import diff_lines, make_bank, read
 
-from memorybank.write import create
+from memorybank.writers import create
 
 DERIVED = ["dna/principles.md"]
 

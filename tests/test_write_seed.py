@@ -6,7 +6,7 @@ from writekit import assert_clean, read, refused, tree_hash
 
 from memorybank.assets import asset_dir
 from memorybank.bank import Bank
-from memorybank.write import create, init, materialize_flows
+from memorybank.writers import create, init, materialize_flows
 
 
 def test_init_seeds_the_starter_with_the_project_name_and_validates_clean(tmp_path):

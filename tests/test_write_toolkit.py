@@ -11,9 +11,9 @@ from writekit import diff_lines
 
 from memorybank.errors import BankError
 from memorybank.parse import load_yaml
-from memorybank.write import files as wfiles
-from memorybank.write.files import TEMP_PREFIX, Text, Transaction, clean_stale_temps, read_input_file
-from memorybank.write.frontmatter import read_block, remove_key, render_frontmatter, set_list, set_scalar
+from memorybank.writers import files as wfiles
+from memorybank.writers.files import TEMP_PREFIX, Text, Transaction, clean_stale_temps, read_input_file
+from memorybank.writers.frontmatter import read_block, remove_key, render_frontmatter, set_list, set_scalar
 
 
 def fm(text: str) -> Text:
