@@ -111,11 +111,19 @@ def _double(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+_PLAIN_SAFE = re.compile(r"^[A-Za-z_][A-Za-z0-9_ ./-]*$")
+_KEYWORDS = frozenset({"true", "false", "null", "~"})
+
+
 def quote_string(value: str, style: str = "plain") -> str:
     """Render a string so YAML reads it back as that same string, preferring `style`.
 
-    Order tried: the given style, then plain, single-quoted, double-quoted (always works).
+    Order tried: the given style, then plain, single-quoted, double-quoted (always works). Words
+    and paths that are plainly safe skip the YAML round trip.
     """
+    if style == "plain" and _PLAIN_SAFE.match(value) and value.lower() not in _KEYWORDS \
+            and not value.endswith((" ", ":")):
+        return value
     order = {"plain": ("plain", "single", "double"), "single": ("single", "double"),
              "double": ("double",)}[style]
     for candidate in order:

@@ -160,6 +160,8 @@ def _score(raw: str, rel: str) -> int:
 
 
 def _pick_group(groups: list[list[Entry]], rel: str) -> list[Entry]:
+    if len(groups) == 1:
+        return groups[0]
     def key(item: tuple[int, list[Entry]]):
         position, group = item
         scores = [_score(e.raw, rel) for e in group]

@@ -63,18 +63,23 @@ def _shipped_file(path: str, mtime_ns: int) -> Template | None:
                     rel.rpartition("/")[2][:-3], doc.frontmatter.get("template_target_path"), Path(path))
 
 
+@functools.lru_cache(maxsize=4)
+def _shipped_listing(base: str) -> tuple[Template, ...]:
+    out = []
+    for path in sorted(Path(base).rglob("*.md")):
+        found = _shipped_file(str(path), path.stat().st_mtime_ns)
+        if found is not None:
+            out.append(found)
+    return tuple(out)
+
+
 def shipped_templates() -> list[Template]:
-    """Every template in the shipped `flows/` set, sorted by path."""
+    """Every template in the shipped `flows/` set, sorted by path (read once per process: it ships)."""
     try:
         base = asset_dir("flows")
     except FileNotFoundError:
         return []
-    out = []
-    for path in sorted(base.rglob("*.md")):
-        found = _shipped_file(str(path), path.stat().st_mtime_ns)
-        if found is not None:
-            out.append(found)
-    return out
+    return list(_shipped_listing(str(base)))
 
 
 def bank_templates(bank: Bank) -> list[Template]:
