@@ -13,10 +13,6 @@ from memorybank.writers import create, init
 
 def test_cli_writer_flags_end_to_end(tmp_path):
     root = str(tmp_path / "memory_bank")
-    proc = run_cli("--root", root, "--init", "Demo", "--dry-run", "--json")
-    assert proc.returncode == 0 and not (tmp_path / "memory_bank").exists()
-    planned = json.loads(proc.stdout)
-    assert planned["dry_run"] is True and {"path": "README.md", "action": "create"} in planned["files"]
     proc = run_cli("--root", root, "--init", "Demo")
     assert proc.returncode == 0 and proc.stdout.startswith("done: name Demo")
     assert "# Demo memory bank" in (tmp_path / "memory_bank" / "README.md").read_text()
@@ -28,6 +24,9 @@ def test_cli_writer_flags_end_to_end(tmp_path):
                    "--canonical", "money_unit", "--anchors", "src/money.py", "--status", "active",
                    "--set", "do=Store cents.", "--set", "dont=Use floats.", "--body-file", str(body), "--json")
     out = json.loads(proc.stdout)
+    proc = run_cli("--root", root, "--create", "rules/more.md", "--kind", "rule", "--title", "More",
+                   "--purpose", "Read later.", "--dry-run", "--json")
+    assert json.loads(proc.stdout)["dry_run"] is True and not (tmp_path / "memory_bank/rules/more.md").exists()
     assert proc.returncode == 0 and out["path"] == "rules/cents.md" and out["registered_in"] == "rules/README.md"
     assert set(out) == {"path", "template", "registered_in", "created_index", "files", "dry_run", "warnings"}
     text = (tmp_path / "memory_bank/rules/cents.md").read_text()
@@ -56,5 +55,3 @@ def test_cli_refusals_exit_1_and_usage_errors_exit_2(tmp_path):
     assert proc.returncode == 1 and proc.stderr.strip() == "mcp-memorybank: Path must stay inside the bank: ../out.md"
     proc = run_cli("--root", root, "--create", "a.md", "--title", "T", "--set", "k=v")
     assert proc.returncode == 2 and "--create needs --kind, --purpose" in proc.stderr
-    proc = run_cli("--root", root, "--discard", "_inbox/a.md")
-    assert proc.returncode == 2 and "--discard needs --reason" in proc.stderr
