@@ -106,8 +106,9 @@ def create(bank: Bank, path: str, doc_kind: str, title: str, purpose: str, deriv
     near-duplicates (warning); then the body/body_file and extra inputs. `inbox` (or a path under
     `_inbox/`) files the note as `_inbox/<name>` with no template and no registration.
     Choices the spec leaves open: the body's first `# ` heading always reads the title; `extra`
-    may not set any governed key (not even delivery_status/decision_status are governed — those
-    go through extra and get the same undeclared-value warning as status).
+    may not set the keys that have their own parameter (nor doc_function or template keys), while
+    delivery_status/decision_status go through `extra` and get the same undeclared-value warning
+    as status; an inbox note skips the derived_from warning (promote applies the gate).
     """
     warnings: list[str] = []
     with writing(bank, dry_run) as tx:
