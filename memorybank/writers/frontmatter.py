@@ -298,6 +298,21 @@ def _verify(before: list[str], after: list[str], changed: dict[str, Any]) -> Non
                             f"`{key}` reads. Nothing was written; edit the header by hand.")
 
 
+def _splice(text: Text, block: list[str], start: int, end: int, lines: list[str], changed: dict[str, Any]) -> None:
+    """Replace block lines `start:end` (an empty range inserts) with `lines`, after verifying the result.
+
+    Lines that stay the same keep their bytes (and their own line endings).
+    """
+    _verify(block, block[:start] + lines + block[end:], changed)
+    for offset in range(min(end - start, len(lines))):
+        if block[start + offset] != lines[offset]:
+            text.set_content(1 + start + offset, lines[offset])
+    if end - start > len(lines):
+        text.delete(1 + start + len(lines), 1 + end)
+    elif len(lines) > end - start:
+        text.insert(1 + end, lines[end - start:])
+
+
 def set_scalar(text: Text, key: str, value: str) -> Any:
     """Set one top-level scalar; returns the value YAML now reads. Changes one line when the key exists.
 
@@ -323,20 +338,12 @@ def set_scalar(text: Text, key: str, value: str) -> Any:
             style, _, trailing = parts
             rendered = _render_typed(want, style)
             new_line = f"{line[:match.end()]}{rendered}{trailing}"
-            new_block = block[:start] + [new_line] + block[end:]
-            _verify(block, new_block, {key: want})
-            text.set_content(1 + start, new_line)
+            _splice(text, block, start, end, [new_line], {key: want})
             return want
-        new_lines = [f"{key}: {_render_typed(want, 'plain')}"]
-        new_block = block[:start] + new_lines + block[end:]
-        _verify(block, new_block, {key: want})
-        text.delete(1 + start, 1 + end)
-        text.insert(1 + start, new_lines)
+        _splice(text, block, start, end, [f"{key}: {_render_typed(want, 'plain')}"], {key: want})
         return want
     at = _insert_at(blocks, len(block), key)
-    new_line = f"{key}: {_render_typed(want, 'plain')}"
-    _verify(block, block[:at] + [new_line] + block[at:], {key: want})
-    text.insert(1 + at, [new_line])
+    _splice(text, block, at, at, [f"{key}: {_render_typed(want, 'plain')}"], {key: want})
     return want
 
 
@@ -356,8 +363,7 @@ def remove_key(text: Text, key: str) -> bool:
     if key not in blocks:
         return False
     start, end = blocks[key]
-    _verify(block, block[:start] + block[end:], {key: REMOVE})
-    text.delete(1 + start, 1 + end)
+    _splice(text, block, start, end, [], {key: REMOVE})
     return True
 
 
@@ -384,21 +390,14 @@ def set_list(text: Text, key: str, items: list[Any]) -> None:
         if block[start][_TOP_KEY.match(block[start]).end():].split("#", 1)[0].strip() == "":
             new_block = _edit_block_list(block, start, end, current, items)
             if new_block is not None:
-                _verify(block, new_block, {key: items})
-                text.delete(1 + start, 1 + end)
-                text.insert(1 + start, new_block[start:len(new_block) - (len(block) - end)])
+                _splice(text, block, start, end, new_block[start:len(new_block) - (len(block) - end)], {key: items})
                 return
     new_lines = _ruamel_key_lines(block, key, items)
     if key in blocks:
-        start, end = blocks[key]
-        new_block = block[:start] + new_lines + block[end:]
-        _verify(block, new_block, {key: items})
-        text.delete(1 + start, 1 + end)
-        text.insert(1 + start, new_lines)
+        _splice(text, block, *blocks[key], new_lines, {key: items})
     else:
         at = _insert_at(blocks, len(block), key)
-        _verify(block, block[:at] + new_lines + block[at:], {key: items})
-        text.insert(1 + at, new_lines)
+        _splice(text, block, at, at, new_lines, {key: items})
 
 
 def _edit_block_list(block: list[str], start: int, end: int, current: list[Any],
