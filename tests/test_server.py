@@ -147,3 +147,66 @@ def test_surface_command_prints_the_table(bank):
     import subprocess
     out = subprocess.run([cli_path(), "--root", str(bank), "--surface"], capture_output=True, text=True)
     assert out.returncode == 0 and "bank_create" in out.stdout and "mode full" in out.stdout
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_seed_mode_init_then_full_surface_with_list_changed(tmp_path, mode):
+    import mcp_types as t
+
+    root = tmp_path / "proj" / "memory_bank"
+    changed: list[str] = []
+
+    async def on_message(message):
+        if isinstance(message, t.ServerNotification):
+            changed.append(message.method)
+
+    async def go():
+        async with Client(params(root), mode=mode, message_handler=on_message) as client:
+            assert [tool.name for tool in (await client.list_tools()).tools] == ["bank_init"]
+            assert "bank_init" in (client.instructions or "")
+            bad = await client.call_tool("bank_route", {"question": "x"})
+            assert bad.is_error and "not offered" in bad.content[0].text
+            if mode == "auto":
+                async with client.listen(tools_list_changed=True) as events:
+                    out = payload(await client.call_tool("bank_init", {"name": "Acme"}))
+                    with anyio.fail_after(5):
+                        await events.__anext__()
+            else:
+                out = payload(await client.call_tool("bank_init", {"name": "Acme"}))
+                with anyio.fail_after(5):
+                    while "notifications/tools/list_changed" not in changed:
+                        await anyio.sleep(0.02)
+            assert out["files"]
+            names = {tool.name for tool in (await client.list_tools(cache_mode="refresh")).tools}
+            assert len(names) == 17 and "bank_init" not in names
+            assert payload(await client.call_tool("bank_validate", {}))["summary"]["total"] == 0
+    run(go)
+
+
+def test_writers_over_stdio_on_a_fresh_bank(tmp_path):
+    root = tmp_path / "memory_bank"
+
+    async def go():
+        async with Client(params(root), mode="legacy") as client:
+            payload(await client.call_tool("bank_init", {"name": "Acme"}))
+            created = payload(await client.call_tool("bank_create", {
+                "path": "domain/pricing.md", "doc_kind": "domain", "title": "Pricing",
+                "purpose": "How prices are computed and rounded.", "derived_from": ["product/context.md"],
+                "canonical_for": ["price_rounding"], "status": "active"}))
+            assert {"path": "domain/README.md", "action": "update"} in created["files"]
+            index = payload(await client.call_tool("bank_read", {"path": "domain/README.md"}))["content"]
+            assert "[Pricing](pricing.md)" in index
+            refused = await client.call_tool("bank_edit", {"path": "domain/pricing.md", "find": "no such text",
+                                                           "replace": "x"})
+            assert refused.is_error and "no such text" in refused.content[0].text
+            dup = await client.call_tool("bank_create", {
+                "path": "domain/other.md", "doc_kind": "domain", "title": "Other", "purpose": "Other things.",
+                "canonical_for": ["price_rounding"], "derived_from": ["product/context.md"]})
+            assert dup.is_error and "already owned by domain/pricing.md" in dup.content[0].text
+            note = payload(await client.call_tool("bank_create", {
+                "path": "gotcha.md", "doc_kind": "note", "title": "Gotcha", "purpose": "A gotcha.", "inbox": True}))
+            assert note["path"].startswith("_inbox/")
+            inbox = json.loads((await client.read_resource("memorybank://inbox")).contents[0].text)
+            assert inbox["count"] == 1
+            assert payload(await client.call_tool("bank_validate", {}))["summary"]["total"] == 0
+    run(go)

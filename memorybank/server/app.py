@@ -9,7 +9,6 @@ with a JSON-RPC error and never dies on a bad request.
 from __future__ import annotations
 
 import sys
-import time
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
@@ -154,7 +153,8 @@ class MemoryBankServer:
             from ..validate import validate
             text, mime = dumps(validate(bank)), "application/json"
         elif uri == "memorybank://inbox":
-            text, mime = dumps(resource_inbox(bank)), "application/json"
+            from ..writers import list_inbox
+            text, mime = dumps(list_inbox(bank)), "application/json"
         else:
             raise ValueError(f"Unknown resource {uri}. Resources: {', '.join(r[0] for r in RESOURCES)}.")
         return t.ReadResourceResult(contents=[t.TextResourceContents(uri=uri, text=text, mime_type=mime)])
@@ -201,23 +201,6 @@ def resource_schema(bank: Any) -> str:
     if "dna/frontmatter.md" in bank.docs:
         return bank.read_text("dna/frontmatter.md")
     return "This bank declares no dna/frontmatter.md; its contract lives in: " + ", ".join(bank.contract.sources)
-
-
-def resource_inbox(bank: Any) -> dict[str, Any]:
-    bank.refresh()
-    now = time.time()
-    notes = []
-    for path in bank.paths:
-        doc = bank.docs[path]
-        if not doc.in_inbox or path == "_inbox/DISCARDED.md":
-            continue
-        age = int((now - doc.mtime_ns / 1e9) // 86400)
-        notes.append({"path": path, "title": doc.title, "purpose": doc.purpose, "age_days": max(age, 0),
-                      "_mtime": doc.mtime_ns})
-    notes.sort(key=lambda n: (n["_mtime"], n["path"]))
-    for note in notes:
-        del note["_mtime"]
-    return {"notes": notes, "count": len(notes)}
 
 
 def serve(root: str | Path, off_paths: Sequence[str] = (), tools: str | None = None) -> None:

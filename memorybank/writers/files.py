@@ -3,10 +3,8 @@ multi-file transactions, stale temp-file cleanup, and capped reading of caller-s
 
 from __future__ import annotations
 
-import errno
 import fcntl
 import os
-import secrets
 import stat
 import threading
 import time
@@ -14,9 +12,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from ..atomic import TEMP_PREFIX, fsync_dir, write_temp
 from ..errors import BankError
 
-TEMP_PREFIX = ".memorybank-tmp-"
 LOCK_NAME = ".memorybank.lock"
 STALE_SECONDS = 3600
 INPUT_LIMIT = 1 << 20  # body_file / content_file cap (§16)
@@ -152,48 +150,6 @@ def bank_lock(root: Path) -> Iterator[None]:
 
 # -- atomic replace and transactions -----------------------------------------------------------
 
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError as exc:  # some filesystems refuse fsync on a directory
-        if exc.errno not in (errno.EINVAL, errno.EBADF):
-            raise
-    finally:
-        os.close(fd)
-
-
-def _write_temp(target: Path, data: bytes, like: os.stat_result | None) -> Path:
-    """Write `data` to a fresh temp file beside `target`, fsynced, with the original's mode.
-
-    When the original's mtime would equal the new file's (coarse clocks, same-size edits), the
-    temp gets a later mtime so every index sees the change on its next stat.
-    """
-    temp = target.with_name(f"{TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(4)}-{target.name}")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        view = memoryview(data)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
-        if like is not None:
-            os.fchmod(fd, stat.S_IMODE(like.st_mode))
-        os.fsync(fd)
-    except BaseException:
-        os.close(fd)
-        temp.unlink(missing_ok=True)
-        raise
-    os.close(fd)
-    if like is not None:
-        mtime = temp.stat().st_mtime_ns
-        if mtime <= like.st_mtime_ns:
-            os.utime(temp, ns=(like.st_atime_ns, like.st_mtime_ns + 1_000_000))
-    return temp
-
-
 class Transaction:
     """Staged file changes that land all together or not at all.
 
@@ -260,7 +216,7 @@ class Transaction:
                 for folder in reversed(missing):
                     folder.mkdir()
                     made_dirs.append(folder)
-                temps[path] = _write_temp(target, data, stats[path])
+                temps[path] = write_temp(target, data, stats[path])
             folders: list[Path] = []
             for path, data in self.ops.items():
                 target = self.root / path
@@ -274,7 +230,7 @@ class Transaction:
                 if target.parent not in folders:
                     folders.append(target.parent)
             for folder in folders:  # make the renames durable; once per folder
-                _fsync_dir(folder)
+                fsync_dir(folder)
         except BaseException:
             self._roll_back(done, originals, stats)
             for temp in temps.values():
@@ -294,8 +250,8 @@ class Transaction:
             if original is None:
                 target.unlink(missing_ok=True)
             else:
-                os.replace(_write_temp(target, original, stats[path]), target)
-            _fsync_dir(target.parent)
+                os.replace(write_temp(target, original, stats[path]), target)
+            fsync_dir(target.parent)
 
 
 def clean_stale_temps(root: Path, now: float | None = None) -> list[str]:
