@@ -1,0 +1,284 @@
+"""`bank_drift` (§8.2): has the code a document describes moved on since the document was last committed?
+
+Dates come from one streamed `git log --name-only --no-renames` over the whole history with no
+pathspec (a long pathspec makes git test every path of every commit against every spec — ~40×
+slower); paths are filtered in Python and git is killed as soon as every wanted path has been
+seen. Only paths present in HEAD are waited for, so a never-committed path cannot force a walk of
+the whole history.
+
+Choices the SPEC leaves open:
+- Dates are committer dates (when a change landed), reported as UTC ISO dates; `ahead_days` is the
+  whole number of days the code's last commit is ahead of the document's, and a document drifts when
+  `ahead_days > threshold_days`.
+- Only committed history counts. Uncommitted edits are ignored (commit the document to clear its
+  drift); a document or an anchor that has never been committed is not judged, and the note says how
+  many documents were skipped for that reason.
+- One drift entry per document, naming the anchor with the newest code; one `missing` entry per
+  anchor that no longer exists (including anchors that leave the repository).
+- Templates and `_inbox/` notes are not judged (their anchors are placeholders or unreviewed).
+- Anchors are relative to the git top-level. Globs are not expanded: an anchor is a file or a folder.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import posixpath
+from pathlib import Path
+
+from .bank import Bank
+from .errors import BankError
+from .gitutil import (
+    GitFailure,
+    commit_refused,
+    has_commits,
+    relative_to_top,
+    repo_top,
+    resolve_commit,
+    run_git,
+    split_z,
+    stream_git,
+    untracked,
+)
+from .records import Doc
+
+HOW_TO_ANCHOR = ("Add `anchors:` to a document's frontmatter: a list of code paths relative to the repository "
+                 "top, files or folders, e.g. `anchors: [src/billing/, src/api/invoice.py]`.")
+_DAY = 86400
+
+
+def drift(bank: Bank, threshold_days: int = 90, scope: str | None = None, files: list[str] | None = None,
+          changed_since: str | None = None) -> dict:
+    """Compare each anchored document's last commit with its code's last commit (§8.2).
+
+    With `files` (code paths, repo-relative) or `changed_since` (a git ref: the files of
+    `git diff --name-only REF` plus untracked ones) it runs in reverse: the documents whose anchors
+    cover those files. `scope` keeps documents under one bank folder.
+    """
+    bank.refresh()
+    if isinstance(threshold_days, bool) or not isinstance(threshold_days, int) or threshold_days < 0:
+        raise BankError(f"threshold_days must be a whole number of days, 0 or more (got {threshold_days!r}).")
+    scope_path = _scope(bank, scope)
+    docs = [d for d in (bank.docs[p] for p in bank.paths) if d.is_knowledge and _in_scope(d.path, scope_path)]
+    anchored = [d for d in docs if d.anchors]
+    top = repo_top(bank.root)
+    if files is not None or changed_since is not None:
+        return _reverse(bank, top, anchored, len(docs) - len(anchored), files, changed_since)
+
+    result: dict = {"mode": "none", "threshold_days": threshold_days, "anchored": len(anchored),
+                    "unanchored": len(docs) - len(anchored), "drifted": [], "missing": []}
+    if top is None:
+        result["note"] = ("The bank is not inside a git repository, so there is no history to compare. "
+                          "Drift needs git history and documents with anchors. " + HOW_TO_ANCHOR)
+        return result
+    if not anchored:
+        where = f" under {scope_path}" if scope_path else ""
+        result["note"] = f"No document{where} lists code in `anchors:`, so nothing can drift. " + HOW_TO_ANCHOR
+        return result
+    result["mode"] = "git"
+
+    bank_rel = relative_to_top(top, bank.root)
+    doc_key = {d.path: posixpath.join(bank_rel, d.path) if bank_rel else d.path for d in anchored}
+    anchors: dict[str, str | None] = {}  # anchor as written -> repo-relative path, None if it leaves the repo
+    kinds: dict[str, str] = {}  # repo-relative anchor -> "file" | "dir" | "missing"
+    for doc in anchored:
+        for raw in doc.anchors:
+            if raw in anchors:
+                continue
+            rel = _repo_path(top, raw)
+            anchors[raw] = rel
+            if rel is not None and rel not in kinds:
+                full = top / rel
+                kinds[rel] = "dir" if full.is_dir() else "file" if os.path.lexists(full) else "missing"
+
+    files_wanted = set(doc_key.values()) | {p for p, k in kinds.items() if k == "file"}
+    dirs_wanted = {p for p, k in kinds.items() if k == "dir"}
+    dates = _last_commits(top, files_wanted, dirs_wanted)
+
+    drifted, missing, uncommitted = [], [], 0
+    for doc in anchored:
+        doc_time = dates.get(doc_key[doc.path])
+        best: tuple[int, str, int] | None = None  # (code time, anchor, gap)
+        for raw in doc.anchors:
+            rel = anchors[raw]
+            if rel is None or kinds[rel] == "missing":
+                missing.append({"path": doc.path, "title": doc.title, "anchor": raw})
+                continue
+            code_time = dates.get(rel)
+            if code_time is None or doc_time is None:
+                continue
+            if best is None or code_time > best[0]:
+                best = (code_time, raw, code_time - doc_time)
+        if doc_time is None:
+            uncommitted += 1
+            continue
+        if best is not None and best[2] // _DAY > threshold_days:
+            drifted.append({"path": doc.path, "title": doc.title, "status": doc.status, "anchor": best[1],
+                            "doc_touched": _iso(doc_time), "code_touched": _iso(best[0]),
+                            "ahead_days": best[2] // _DAY})
+    drifted.sort(key=lambda d: (-d["ahead_days"], d["path"], d["anchor"]))
+    missing.sort(key=lambda m: (m["path"], m["anchor"]))
+    result["drifted"], result["missing"] = drifted, missing
+    if uncommitted:
+        result["note"] = (f"{uncommitted} anchored document(s) have no commit yet and were not judged; "
+                          "drift compares committed dates only.")
+    return result
+
+
+def _scope(bank: Bank, scope: str | None) -> str:
+    """The scope as a root-relative folder or document path ('' for the whole bank)."""
+    if scope is None or not str(scope).strip():
+        return ""
+    path = bank.normalize(scope)
+    if path == ".":
+        return ""
+    if path not in bank.docs and not (bank.root / path).is_dir():
+        raise BankError(f"Scope {path} is neither a folder nor a document in the bank.")
+    return path
+
+
+def _in_scope(path: str, scope: str) -> bool:
+    return not scope or path == scope or path.startswith(scope + "/")
+
+
+def _repo_path(top: Path, raw: str) -> str | None:
+    """An anchor as a repo-relative POSIX path (trailing `/` dropped), or None if it leaves the repo."""
+    text = raw.strip().replace("\\", "/")
+    if os.path.isabs(text):
+        real_top = os.path.realpath(top)
+        text = os.path.normpath(text)
+        if text != real_top and not text.startswith(real_top.rstrip("/") + "/"):
+            return None
+        text = os.path.relpath(text, real_top).replace(os.sep, "/")
+    while text.startswith("./"):
+        text = text[2:]
+    norm = posixpath.normpath(text) if text else "."
+    if norm == ".." or norm.startswith("../"):
+        return None
+    return "" if norm == "." else norm
+
+
+def _tracked(top: Path) -> set[str] | None:
+    """Every file in HEAD (repo-relative), or None when there is no commit yet."""
+    try:
+        return set(split_z(run_git(top, "ls-tree", "-r", "--name-only", "-z", "--full-tree", "HEAD")))
+    except GitFailure:
+        return None
+
+
+def _last_commits(top: Path, files: set[str], dirs: set[str]) -> dict[str, int]:
+    """Last commit time (unix seconds) for each wanted file and folder, from one early-stopping log walk.
+
+    Only paths present in HEAD are waited for: those must appear in history, so the walk stops as
+    soon as the newest commit of each has been seen. A folder counts as its newest file under it.
+    """
+    tracked = _tracked(top)
+    if tracked is None:
+        return {}
+    wait_files = {p for p in files if p in tracked}
+    wait_dirs = set()
+    if dirs:
+        if "" in dirs:
+            wait_dirs.add("")
+        for path in tracked:
+            slash = path.rfind("/")
+            while slash > 0:
+                folder = path[:slash]
+                if folder in dirs:
+                    wait_dirs.add(folder)
+                slash = path.rfind("/", 0, slash)
+    remaining = wait_files | wait_dirs
+    found: dict[str, int] = {}
+    if not remaining:
+        return found
+    args = ("log", "-z", "--format=%x1e%ct", "--name-only", "--no-renames", "HEAD")
+    when = 0
+    tail = b""
+    with stream_git(top, *args) as chunks:
+        for chunk in chunks:
+            fields = (tail + chunk).split(b"\0")
+            tail = fields.pop()
+            for field in fields:
+                if field[:1] == b"\x1e":
+                    when = int(field[1:])
+                    continue
+                if field[:1] == b"\n":
+                    field = field[1:]
+                if not field:
+                    continue
+                path = field.decode("utf-8", errors="replace")
+                if path in files and path not in found:
+                    found[path] = when
+                    remaining.discard(path)
+                if dirs:
+                    if "" in dirs and "" not in found:
+                        found[""] = when
+                        remaining.discard("")
+                    slash = path.rfind("/")
+                    while slash > 0:
+                        folder = path[:slash]
+                        if folder in dirs and folder not in found:
+                            found[folder] = when
+                            remaining.discard(folder)
+                        slash = path.rfind("/", 0, slash)
+            if not remaining:
+                break
+    return found
+
+
+def _iso(seconds: int) -> str:
+    return _dt.datetime.fromtimestamp(seconds, _dt.timezone.utc).date().isoformat()
+
+
+def changed_files(top: Path, ref: str) -> list[str]:
+    """Code files changed since `ref`: `git diff --name-only REF` (tracked, working tree) plus untracked."""
+    if resolve_commit(top, ref) is None:
+        if ref == "HEAD" and not has_commits(top):
+            return sorted(untracked(top))
+        raise commit_refused(ref)
+    changed = split_z(run_git(top, "diff", "--name-only", "--no-relative", "-z", "--end-of-options", ref, "--"))
+    return sorted(set(changed) | set(untracked(top)))
+
+
+def _reverse(bank: Bank, top: Path | None, anchored: list[Doc], unanchored: int, files: list[str] | None,
+             changed_since: str | None) -> dict:
+    """Documents whose anchors cover the given code files — "docs to review for this diff"."""
+    wanted: list[str] = []
+    if changed_since is not None:
+        if top is None:
+            raise BankError(f"Cannot list files changed since {changed_since}: the bank is not inside a git "
+                            "repository. Pass the code files instead.")
+        wanted += changed_files(top, changed_since)
+    for raw in files or ():
+        if not isinstance(raw, str) or not raw.strip():
+            continue
+        rel = _repo_path(top, raw) if top is not None else posixpath.normpath(raw.strip().replace("\\", "/"))
+        if rel is not None:
+            wanted.append(rel)
+    wanted = sorted(set(wanted))
+    documents = []
+    for doc in anchored:
+        hits_anchor, hits_file = [], set()
+        for raw in doc.anchors:
+            anchor = _repo_path(top, raw) if top is not None else posixpath.normpath(raw.strip().replace("\\", "/"))
+            if anchor is None:
+                continue
+            covered = [f for f in wanted if _covers(anchor, f)]
+            if covered:
+                hits_anchor.append(raw)
+                hits_file.update(covered)
+        if hits_anchor:
+            documents.append({"path": doc.path, "title": doc.title, "status": doc.status,
+                              "anchors": hits_anchor, "files": sorted(hits_file)})
+    result: dict = {"mode": "reverse", "files": wanted, "anchored": len(anchored), "unanchored": unanchored,
+                    "documents": documents}
+    if not anchored:
+        result["note"] = "No document lists code in `anchors:`, so no document can cover these files. " + HOW_TO_ANCHOR
+    return result
+
+
+def _covers(anchor: str, path: str) -> bool:
+    """An anchor covers a file at or under it (and a folder that contains the anchor)."""
+    if anchor in ("", ".") or path == anchor:
+        return True
+    return path.startswith(anchor + "/") or anchor.startswith(path + "/")

@@ -1,0 +1,181 @@
+"""A thin wrapper over the git command line (subprocess, never GitPython).
+
+Every call runs `git -c core.quotepath=off` with `GIT_OPTIONAL_LOCKS=0` (a read-only tool must not
+take the index lock another git process may want) and a C locale (stable messages). Paths git
+prints are parsed from `-z` output only. GitPython is not used: it spawns the same processes and its
+import alone costs ~66 ms on the CLI path (notes/python-stack.md §3).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from .errors import BankError
+
+_BASE = ("git", "-c", "core.quotepath=off")
+_CHUNK = 1 << 16
+# A ref that walks back from a base: HEAD~20, main^^, v1~3^2. `base` is what must exist.
+_WALK = re.compile(r"^(?P<base>[^~^:\s]+)(?P<walk>(?:~\d*|\^\d*)+)$")
+
+
+class GitFailure(Exception):
+    """A git command exited non-zero. Internal: capabilities turn it into a BankError or a fallback."""
+
+    def __init__(self, args: tuple[str, ...], code: int, stderr: str) -> None:
+        super().__init__(f"git {' '.join(args)} failed ({code}): {stderr.strip()}")
+        self.args_ = args
+        self.code = code
+        self.stderr = stderr.strip()
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)  # read per call: tests and embedders may change the environment
+    env.update({"GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C", "LANGUAGE": "C", "GIT_TERMINAL_PROMPT": "0"})
+    return env
+
+
+def git_available() -> bool:
+    """Whether a `git` executable is on PATH."""
+    return shutil.which("git") is not None
+
+
+def decode(raw: bytes) -> str:
+    """Decode a path or message git printed (UTF-8; undecodable bytes replaced)."""
+    return raw.decode("utf-8", errors="replace")
+
+
+def run_git(cwd: str | os.PathLike[str], *args: str) -> bytes:
+    """Run one git command in `cwd` and return its stdout bytes; raises GitFailure on a non-zero exit."""
+    try:
+        proc = subprocess.run(_BASE + args, cwd=cwd, env=_env(), stdin=subprocess.DEVNULL,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    except OSError as exc:  # git missing or cwd gone
+        raise GitFailure(args, -1, str(exc)) from exc
+    if proc.returncode != 0:
+        raise GitFailure(args, proc.returncode, decode(proc.stderr))
+    return proc.stdout
+
+
+def split_z(raw: bytes) -> list[str]:
+    """Split `-z` output into decoded fields (the trailing empty field dropped)."""
+    if not raw:
+        return []
+    parts = raw.split(b"\0")
+    if parts and parts[-1] == b"":
+        parts.pop()
+    return [decode(p) for p in parts]
+
+
+@contextmanager
+def stream_git(cwd: str | os.PathLike[str], *args: str) -> Iterator[Iterator[bytes]]:
+    """Run git and yield an iterator over its stdout in chunks; the process is killed on exit.
+
+    Leaving the `with` block early (the caller has seen enough) kills git at once, so a long
+    `git log` costs only what was read. A non-zero exit after a complete read raises GitFailure.
+    """
+    try:
+        proc = subprocess.Popen(_BASE + args, cwd=cwd, env=_env(), stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+    except OSError as exc:
+        raise GitFailure(args, -1, str(exc)) from exc
+    finished = False
+
+    def chunks() -> Iterator[bytes]:
+        nonlocal finished
+        assert proc.stdout is not None
+        read = proc.stdout.read
+        while True:
+            chunk = read(_CHUNK)
+            if not chunk:
+                finished = True
+                return
+            yield chunk
+
+    try:
+        yield chunks()
+    finally:
+        if not finished:
+            proc.kill()
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.close()
+        err = proc.stderr.read() if finished else b""
+        proc.stderr.close()
+        code = proc.wait()
+    if finished and code != 0:
+        raise GitFailure(args, code, decode(err))
+
+
+def repo_top(path: str | os.PathLike[str]) -> Path | None:
+    """The top-level folder of the git work tree containing `path`, or None (not in git, or no git).
+
+    The result is git's own (symlink-resolved) path; compare it with `os.path.realpath` of a path.
+    A bare repository or a `.git` folder has no work tree and gives None.
+    """
+    if not git_available() or not os.path.isdir(path):
+        return None
+    try:
+        out = run_git(path, "rev-parse", "--show-toplevel")
+    except GitFailure:
+        return None
+    text = decode(out).strip()
+    return Path(text) if text else None
+
+
+def relative_to_top(top: Path, path: str | os.PathLike[str]) -> str:
+    """`path` (anywhere under `top`) as a POSIX path relative to the top; '' for the top itself."""
+    rel = os.path.relpath(os.path.realpath(path), os.path.realpath(top))
+    rel = rel.replace(os.sep, "/")
+    return "" if rel == "." else rel
+
+
+def has_commits(top: Path) -> bool:
+    """Whether HEAD names a commit (false in a fresh repository)."""
+    return resolve_commit(top, "HEAD") is not None
+
+
+def resolve_commit(top: Path, ref: str) -> str | None:
+    """The commit id `ref` names, or None if it names no commit."""
+    if not ref or ref.startswith("-") or "\0" in ref:
+        return None
+    try:
+        out = run_git(top, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}")
+    except GitFailure:
+        return None
+    return decode(out).strip() or None
+
+
+def walking_base(ref: str) -> str | None:
+    """For a walking ref like `HEAD~20` or `main^^`, the ref it walks from; None for other refs."""
+    match = _WALK.match(ref.strip())
+    return match.group("base") if match else None
+
+
+def root_commit(top: Path) -> str | None:
+    """The first (oldest) root commit reachable from HEAD, or None without commits."""
+    try:
+        out = run_git(top, "rev-list", "--max-parents=0", "HEAD")
+    except GitFailure:
+        return None
+    roots = decode(out).split()
+    return roots[-1] if roots else None
+
+
+def untracked(top: Path, *pathspec: str) -> list[str]:
+    """Untracked, not ignored files (top-relative), optionally limited to a top-relative pathspec."""
+    args = ["ls-files", "--others", "--exclude-standard", "-z", "--full-name"]
+    if pathspec:
+        args += ["--", *(f":(top,literal){p}" if p else ":(top)" for p in pathspec)]
+    return split_z(run_git(top, *args))
+
+
+def commit_refused(ref: str, why: str = "") -> BankError:
+    """The refusal for a ref that names no commit."""
+    extra = f" ({why})" if why else ""
+    return BankError(f"Unknown git ref: {ref}{extra}. Give a branch, tag, commit id or HEAD~N that exists "
+                     f"in this repository, or an ISO date such as 2026-01-31.")

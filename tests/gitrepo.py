@@ -1,0 +1,62 @@
+"""Real git repositories for tests: fixed identity and dates, no dependence on the user's git config."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+
+def git_env(date: str | None = None) -> dict[str, str]:
+    """An environment for git commands run by tests: no global/system config, fixed identity and date."""
+    env = dict(os.environ)
+    env.update({
+        "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_NAME": "Test Author", "GIT_AUTHOR_EMAIL": "author@example.invalid",
+        "GIT_COMMITTER_NAME": "Test Author", "GIT_COMMITTER_EMAIL": "author@example.invalid",
+    })
+    if date:
+        env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = date
+    return env
+
+
+class Repo:
+    """A git work tree in a temporary folder, committed with fixed dates."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.mkdir(parents=True, exist_ok=True)
+        self.git("init", "-q", "-b", "main")
+
+    def git(self, *args: str, date: str | None = None) -> str:
+        out = subprocess.run(("git", "-c", "commit.gpgsign=false", "-c", "core.autocrlf=false") + args,
+                             cwd=self.path, env=git_env(date), check=True, capture_output=True, text=True)
+        return out.stdout
+
+    def write(self, rel: str, text: str) -> Path:
+        target = self.path / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        return target
+
+    def commit(self, message: str, date: str) -> str:
+        """Stage everything and commit it at `date` (ISO, e.g. `2026-01-10T12:00:00Z`); returns the id."""
+        self.git("add", "-A")
+        self.git("commit", "-q", "--allow-empty", "-m", message, date=date)
+        return self.git("rev-parse", "HEAD").strip()
+
+
+def doc(title: str, *, kind: str = "domain", derived: list[str] | None = None, anchors: list[str] | None = None,
+        status: str = "active", sections: tuple[str, ...] = ()) -> str:
+    """The text of a small governed document."""
+    lines = ["---", f"title: {title}", f"doc_kind: {kind}", f"status: {status}", f"purpose: Explains {title}."]
+    if derived:
+        lines.append("derived_from:")
+        lines += [f"  - {d}" for d in derived]
+    if anchors:
+        lines.append("anchors:")
+        lines += [f"  - {a}" for a in anchors]
+    lines += ["---", f"# {title}", ""]
+    for section in sections:
+        lines += [f"## {section}", "", "Text.", ""]
+    return "\n".join(lines) + "\n"

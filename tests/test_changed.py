@@ -1,0 +1,151 @@
+"""Changes since a ref or date (§8.3) against real git repositories."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from gitrepo import Repo, doc
+
+from memorybank.bank import Bank
+from memorybank.changed import changed
+from memorybank.errors import BankError
+
+D1, D2, D3 = "2026-01-10T12:00:00Z", "2026-02-10T12:00:00Z", "2026-03-10T12:00:00Z"
+
+
+@pytest.fixture
+def repo(tmp_path) -> Repo:
+    """A bank in `memory_bank/` with three commits; code beside it."""
+    r = Repo(tmp_path / "repo")
+    r.write("memory_bank/domain/README.md", "# Domain\n\n- [Billing](billing.md)\n")
+    r.write("memory_bank/domain/billing.md", doc("Billing", sections=("Rules",)))
+    r.write("src/app.py", "A = 1\n")
+    r.commit("one", D1)
+    r.write("memory_bank/domain/tax.md", doc("Tax"))
+    r.commit("two", D2)
+    r.write("src/app.py", "A = 2\n")
+    r.commit("three", D3)
+    return r
+
+
+def bank_of(repo: Repo) -> Bank:
+    return Bank(repo.path / "memory_bank")
+
+
+def kinds(result: dict) -> list[tuple]:
+    return [(c["path"], c["change_kind"], c.get("from")) for c in result["changes"]]
+
+
+def test_added_document_and_its_section_index_since_head(repo):
+    repo.write("memory_bank/domain/invoices.md", doc("Invoices", kind="domain"))
+    index = repo.path / "memory_bank/domain/README.md"
+    index.write_text(index.read_text() + "- [Invoices](invoices.md)\n")
+    result = changed(bank_of(repo), "HEAD")
+    assert result["mode"] == "git" and result["since"] == "HEAD" and "note" not in result
+    assert kinds(result) == [("domain/README.md", "modified", None), ("domain/invoices.md", "added", None)]
+    added = result["changes"][1]
+    assert added == {"path": "domain/invoices.md", "change_kind": "added", "title": "Invoices",
+                     "doc_kind": "domain", "layer": "knowledge", "status": "active"}
+
+
+def test_committed_changes_since_an_older_ref_and_code_is_ignored(repo):
+    assert kinds(changed(bank_of(repo), "HEAD~2")) == [("domain/tax.md", "added", None)]
+    assert kinds(changed(bank_of(repo), "HEAD~1")) == []
+    assert kinds(changed(bank_of(repo), "main~2")) == [("domain/tax.md", "added", None)]
+
+
+def test_rename_is_reported_with_from(repo):
+    repo.git("mv", "memory_bank/domain/tax.md", "memory_bank/domain/taxes.md")
+    repo.commit("rename", "2026-04-01T12:00:00Z")
+    result = changed(bank_of(repo), "HEAD~1")
+    assert kinds(result) == [("domain/taxes.md", "renamed", "domain/tax.md")]
+    assert result["changes"][0]["title"] == "Tax"
+
+
+def test_plain_move_without_git_is_still_a_rename(repo):
+    os.rename(repo.path / "memory_bank/domain/tax.md", repo.path / "memory_bank/domain/vat.md")
+    assert kinds(changed(bank_of(repo), "HEAD")) == [("domain/vat.md", "renamed", "domain/tax.md")]
+
+
+def test_deleted_document_has_no_metadata(repo):
+    repo.git("rm", "-q", "memory_bank/domain/tax.md")
+    result = changed(bank_of(repo), "HEAD")
+    assert result["changes"] == [{"path": "domain/tax.md", "change_kind": "deleted"}]
+
+
+def test_only_indexable_markdown_counts(repo):
+    repo.write("memory_bank/domain/diagram.png", "not markdown")
+    repo.write("memory_bank/.hidden/secret.md", "# hidden\n")
+    repo.write("memory_bank/node_modules/pkg/README.md", "# dep\n")
+    repo.write("elsewhere.md", "# outside the bank\n")
+    assert kinds(changed(bank_of(repo), "HEAD")) == []
+
+
+def test_unknown_ref_is_refused(repo):
+    with pytest.raises(BankError, match="Unknown git ref: no-such-ref"):
+        changed(bank_of(repo), "no-such-ref")
+    with pytest.raises(BankError, match="Unknown git ref: no-such-ref~3"):
+        changed(bank_of(repo), "no-such-ref~3")
+    with pytest.raises(BankError, match="Unknown git ref"):
+        changed(bank_of(repo), "--output=/tmp/x")
+
+
+def test_walking_ref_past_the_first_commit_falls_back_to_the_root_commit(repo):
+    root = repo.git("rev-list", "--max-parents=0", "HEAD").strip()
+    result = changed(bank_of(repo), "HEAD~20")
+    assert result["mode"] == "git"
+    assert root[:12] in result["note"] and "first commit" in result["note"]
+    assert kinds(result) == [("domain/tax.md", "added", None)]
+
+
+def test_iso_date_uses_mtimes(repo):
+    bank = bank_of(repo)
+    old = 946_684_800 - 86_400 * 30  # December 1999
+    for path in (repo.path / "memory_bank").rglob("*.md"):
+        os.utime(path, (old, old))
+    os.utime(repo.path / "memory_bank/domain/tax.md", (1_800_000_000, 1_800_000_000))
+    result = changed(bank, "2000-01-01")
+    assert result["mode"] == "mtime" and "deleted" in result["note"]
+    assert kinds(result) == [("domain/tax.md", "modified", None)]
+    assert kinds(changed(bank, "2000-01-01T00:00:00+00:00")) == [("domain/tax.md", "modified", None)]
+    with pytest.raises(BankError, match="Not a valid ISO date"):
+        changed(bank, "2026-13-45")
+
+
+def test_outside_git(tmp_path):
+    bank_dir = tmp_path / "plain"
+    (bank_dir / "adr").mkdir(parents=True)
+    (bank_dir / "adr" / "one.md").write_text(doc("One", kind="adr"))
+    (bank_dir / "two.md").write_text(doc("Two"))
+    bank = Bank(bank_dir)
+    everything = changed(bank, "HEAD~20")
+    assert everything["mode"] == "none" and "not inside a git repository" in everything["note"]
+    assert kinds(everything) == [("adr/one.md", "added", None), ("two.md", "added", None)]
+    with pytest.raises(BankError, match="not inside a git repository"):
+        changed(bank, "v1.2.0")
+    dated = changed(bank, "2000-01-01")
+    assert dated["mode"] == "mtime" and len(dated["changes"]) == 2
+
+
+def test_repository_without_commits_lists_everything(tmp_path):
+    r = Repo(tmp_path / "repo")
+    r.write("bank/a.md", doc("A"))
+    result = changed(Bank(r.path / "bank"), "HEAD")
+    assert kinds(result) == [("a.md", "added", None)] and "no commits" in result["note"]
+    with pytest.raises(BankError, match="Unknown git ref"):
+        changed(Bank(r.path / "bank"), "main")
+
+
+def test_bank_at_the_repository_top(tmp_path):
+    r = Repo(tmp_path / "repo")
+    r.write("a.md", doc("A"))
+    r.commit("one", D1)
+    r.write("b.md", doc("B"))
+    r.write("a.md", doc("A", sections=("More",)))
+    assert kinds(changed(Bank(r.path), "HEAD")) == [("a.md", "modified", None), ("b.md", "added", None)]
+
+
+def test_empty_since_is_refused(repo):
+    with pytest.raises(BankError, match="empty"):
+        changed(bank_of(repo), "  ")

@@ -1,0 +1,240 @@
+"""Drift (§8.2) against real git repositories with fixed commit dates."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+from gitrepo import Repo, doc, git_env
+
+from memorybank.bank import Bank
+from memorybank.drift import _last_commits, drift
+from memorybank.errors import BankError
+
+JAN = "2026-01-10T12:00:00Z"
+MAR = "2026-03-01T12:00:00Z"
+JUL = "2026-07-10T12:00:00Z"
+
+
+@pytest.fixture
+def repo(tmp_path) -> Repo:
+    """Documents and their code committed on 2026-01-10; billing code changed again on 2026-07-10."""
+    r = Repo(tmp_path / "repo")
+    r.write("memory_bank/README.md", "# Bank\n")
+    r.write("memory_bank/domain/billing.md", doc("Billing", anchors=["src/billing/"]))
+    r.write("memory_bank/domain/tax.md", doc("Tax", anchors=["src/billing/tax.py"]))
+    r.write("memory_bank/domain/users.md", doc("Users", anchors=["src/users.py"]))
+    r.write("memory_bank/engineering/api.md", doc("API", anchors=["src/api/"]))
+    r.write("memory_bank/engineering/notes.md", doc("Notes"))
+    r.write("src/billing/tax.py", "RATE = 1\n")
+    r.write("src/billing/ledger/post.py", "def post(): ...\n")
+    r.write("src/users.py", "USERS = []\n")
+    r.write("src/api/routes.py", "ROUTES = []\n")
+    r.commit("initial", JAN)
+    r.write("src/api/routes.py", "ROUTES = [1]\n")
+    r.commit("api touch, within threshold", MAR)
+    r.write("src/billing/ledger/post.py", "def post(): return 1\n")
+    r.commit("ledger change", JUL)
+    return r
+
+
+def bank_of(repo: Repo) -> Bank:
+    return Bank(repo.path / "memory_bank")
+
+
+def test_code_committed_long_after_the_document_is_drift(repo):
+    result = drift(bank_of(repo))
+    assert result["mode"] == "git"
+    assert result["anchored"] == 4 and result["unanchored"] == 2
+    (entry,) = result["drifted"]
+    assert entry["path"] == "domain/billing.md"
+    assert entry["ahead_days"] > 170
+    assert entry == {"path": "domain/billing.md", "title": "Billing", "status": "active", "anchor": "src/billing/",
+                     "doc_touched": "2026-01-10", "code_touched": "2026-07-10", "ahead_days": 181}
+    assert result["missing"] == []
+    assert "note" not in result
+
+
+def test_unchanged_code_and_gaps_under_the_threshold_are_not_drift(repo):
+    result = drift(bank_of(repo))
+    flagged = {d["path"] for d in result["drifted"]}
+    assert "domain/tax.md" not in flagged  # tax.py itself never changed
+    assert "domain/users.md" not in flagged
+    assert "engineering/api.md" not in flagged  # 50 days ahead, threshold 90
+    low = drift(bank_of(repo), threshold_days=30)
+    assert [(d["path"], d["ahead_days"]) for d in low["drifted"]] == [("domain/billing.md", 181),
+                                                                      ("engineering/api.md", 50)]
+
+
+def test_folder_anchor_takes_the_newest_file_under_it(repo):
+    repo.write("src/billing/nested/deep/rates.py", "X = 2\n")
+    repo.commit("deep file", "2026-09-01T00:00:00Z")
+    (entry,) = drift(bank_of(repo))["drifted"]
+    assert entry["anchor"] == "src/billing/" and entry["code_touched"] == "2026-09-01"
+    # a sibling folder whose name merely starts the same is not under the anchor
+    repo.write("src/billing2/x.py", "Y = 1\n")
+    repo.commit("sibling", "2026-10-01T00:00:00Z")
+    (entry,) = drift(bank_of(repo))["drifted"]
+    assert entry["code_touched"] == "2026-09-01"
+
+
+def test_deleted_anchor_is_missing_whatever_the_threshold(repo):
+    repo.git("rm", "-q", "src/users.py")
+    repo.commit("drop users", JUL)
+    result = drift(bank_of(repo), threshold_days=3650)
+    assert result["drifted"] == []
+    assert result["missing"] == [{"path": "domain/users.md", "title": "Users", "anchor": "src/users.py"}]
+
+
+def test_drift_sorted_widest_gap_first_one_entry_per_document(repo):
+    repo.write("memory_bank/domain/late.md", doc("Late", anchors=["src/users.py", "src/billing/tax.py"]))
+    repo.commit("late doc", "2026-02-01T12:00:00Z")
+    repo.write("src/users.py", "USERS = [1]\n")
+    repo.commit("users", "2026-06-01T12:00:00Z")
+    repo.write("src/billing/tax.py", "RATE = 2\n")
+    repo.commit("tax", "2026-12-01T12:00:00Z")
+    result = drift(bank_of(repo))
+    assert [(d["path"], d["anchor"], d["ahead_days"]) for d in result["drifted"]] == [
+        ("domain/billing.md", "src/billing/", 325),  # ties break by path
+        ("domain/tax.md", "src/billing/tax.py", 325),
+        ("domain/late.md", "src/billing/tax.py", 303),  # the newer of its two anchors
+        ("domain/users.md", "src/users.py", 142),
+    ]
+
+
+def test_scope_keeps_documents_under_one_folder(repo):
+    result = drift(bank_of(repo), scope="engineering", threshold_days=30)
+    assert result["anchored"] == 1 and result["unanchored"] == 2 - 1
+    assert [d["path"] for d in result["drifted"]] == ["engineering/api.md"]
+    assert drift(bank_of(repo), scope="domain/tax.md")["anchored"] == 1
+    with pytest.raises(BankError, match="neither a folder nor a document"):
+        drift(bank_of(repo), scope="nowhere")
+    with pytest.raises(BankError, match="stay inside the bank"):
+        drift(bank_of(repo), scope="../src")
+
+
+def test_document_edited_after_its_code_clears_drift(repo):
+    repo.write("memory_bank/domain/billing.md", doc("Billing", anchors=["src/billing/"], sections=("Ledger",)))
+    repo.commit("doc catches up", "2026-07-20T00:00:00Z")
+    assert drift(bank_of(repo))["drifted"] == []
+
+
+def test_uncommitted_document_is_not_judged_and_the_note_says_so(repo):
+    repo.write("memory_bank/domain/draft.md", doc("Draft", anchors=["src/billing/"]))
+    result = drift(bank_of(repo))
+    assert [d["path"] for d in result["drifted"]] == ["domain/billing.md"]
+    assert result["anchored"] == 5
+    assert "1 anchored document(s) have no commit yet" in result["note"]
+
+
+def test_unannotated_bank_is_mode_none_with_a_note_about_anchors(tmp_path):
+    r = Repo(tmp_path / "repo")
+    r.write("bank/domain/a.md", doc("A"))
+    r.write("src/a.py", "A = 1\n")
+    r.commit("one", JAN)
+    result = drift(Bank(r.path / "bank"))
+    assert result["mode"] == "none"
+    assert result["anchored"] == 0 and result["unanchored"] == 1
+    assert result["drifted"] == [] and result["missing"] == []
+    assert "anchors:" in result["note"] and "e.g." in result["note"]
+
+
+def test_bank_outside_git_is_mode_none(tmp_path):
+    bank_dir = tmp_path / "plain"
+    (bank_dir / "domain").mkdir(parents=True)
+    (bank_dir / "domain" / "a.md").write_text(doc("A", anchors=["src/a.py"]))
+    result = drift(Bank(bank_dir))
+    assert result["mode"] == "none"
+    assert "not inside a git repository" in result["note"] and "anchors:" in result["note"]
+
+
+def test_repository_without_commits_judges_nothing(tmp_path):
+    r = Repo(tmp_path / "repo")
+    r.write("bank/a.md", doc("A", anchors=["src/a.py"]))
+    r.write("src/a.py", "A = 1\n")
+    result = drift(Bank(r.path / "bank"))
+    assert result["mode"] == "git" and result["drifted"] == [] and result["missing"] == []
+    assert "no commit yet" in result["note"]
+
+
+def test_anchor_leaving_the_repository_is_missing(repo):
+    repo.write("memory_bank/ops/run.md", doc("Run", anchors=["../outside.py", "./src/users.py"]))
+    repo.commit("ops", JUL)
+    result = drift(bank_of(repo))
+    assert {"path": "ops/run.md", "title": "Run", "anchor": "../outside.py"} in result["missing"]
+    assert all(m["anchor"] != "./src/users.py" for m in result["missing"])
+
+
+def test_threshold_must_be_a_non_negative_whole_number(repo):
+    for bad in (-1, 1.5, "90", True):
+        with pytest.raises(BankError, match="threshold_days"):
+            drift(bank_of(repo), threshold_days=bad)
+
+
+def test_bank_at_the_repository_top(tmp_path):
+    r = Repo(tmp_path / "repo")
+    r.write("a.md", doc("A", anchors=["code/x.py"]))
+    r.write("code/x.py", "X = 1\n")
+    r.commit("one", JAN)
+    r.write("code/x.py", "X = 2\n")
+    r.commit("two", JUL)
+    (entry,) = drift(Bank(r.path))["drifted"]
+    assert entry["path"] == "a.md" and entry["ahead_days"] == 181
+
+
+def test_one_log_pass_agrees_with_git_log_per_path(tmp_path):
+    """The early-stopping walk must give each path the same date as `git log -1 -- path`."""
+    r = Repo(tmp_path / "repo")
+    names = [f"pkg{i % 4}/mod{i}.py" for i in range(16)]
+    for name in names:
+        r.write(name, "# 0\n")
+    r.commit("all", "2025-12-31T08:00:00Z")
+    for step in range(24):
+        for name in names[step % 5::5][:3]:
+            r.write(name, f"# {step}\n")
+        r.commit(f"c{step}", f"2026-01-{step + 1:02d}T08:00:00Z")
+    r.git("rm", "-q", names[3])
+    r.commit("rm", "2026-02-01T08:00:00Z")
+    files = set(names) | {"never/there.py"}
+    dirs = {"pkg1", "pkg2"}
+    found = _last_commits(r.path, files, dirs)
+    for path in sorted(files | dirs):
+        out = subprocess.run(["git", "log", "-1", "--format=%ct", "--", path], cwd=r.path, env=git_env(),
+                             capture_output=True, text=True, check=True).stdout.strip()
+        if path == names[3] or path == "never/there.py":
+            assert path not in found or found[path] == int(out)  # not in HEAD: not waited for
+        else:
+            assert found[path] == int(out), path
+
+
+def test_reverse_mode_lists_documents_covering_a_changed_file(repo):
+    repo.write("memory_bank/domain/other.md", doc("Other", anchors=["src/billing2/"]))
+    result = drift(bank_of(repo), files=["src/billing/tax.py"])
+    assert result["mode"] == "reverse"
+    assert [(d["path"], d["anchors"]) for d in result["documents"]] == [
+        ("domain/billing.md", ["src/billing/"]),
+        ("domain/tax.md", ["src/billing/tax.py"]),
+    ]
+    assert result["files"] == ["src/billing/tax.py"]
+
+
+def test_reverse_mode_takes_files_changed_since_a_ref(repo):
+    repo.write("src/billing/tax.py", "RATE = 3\n")  # uncommitted edit
+    repo.write("src/api/new_route.py", "NEW = 1\n")  # untracked
+    result = drift(bank_of(repo), changed_since="HEAD")
+    assert result["files"] == ["src/api/new_route.py", "src/billing/tax.py"]
+    assert [d["path"] for d in result["documents"]] == ["domain/billing.md", "domain/tax.md", "engineering/api.md"]
+    since_march = drift(bank_of(repo), changed_since="HEAD~1")
+    assert "src/billing/ledger/post.py" in since_march["files"]
+    with pytest.raises(BankError, match="Unknown git ref: no-such-ref"):
+        drift(bank_of(repo), changed_since="no-such-ref")
+
+
+def test_reverse_mode_works_outside_git_with_given_files(tmp_path):
+    bank_dir = tmp_path / "plain"
+    (bank_dir / "domain").mkdir(parents=True)
+    (bank_dir / "domain" / "a.md").write_text(doc("A", anchors=["src/a/"]))
+    result = drift(Bank(bank_dir), files=["src/a/b.py", "src/c.py"])
+    assert [d["path"] for d in result["documents"]] == ["domain/a.md"]
+    with pytest.raises(BankError, match="not inside a git repository"):
+        drift(Bank(bank_dir), changed_since="HEAD")
