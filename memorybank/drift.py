@@ -167,61 +167,61 @@ def _tracked(top: Path) -> set[str] | None:
 
 
 def _last_commits(top: Path, files: set[str], dirs: set[str]) -> dict[str, int]:
-    """Last commit time (unix seconds) for each wanted file and folder, from one early-stopping log walk.
+    """Last commit time (unix seconds) of each wanted file and folder, from one early-stopping log walk.
 
-    Only paths present in HEAD are waited for: those must appear in history, so the walk stops as
-    soon as the newest commit of each has been seen. A folder counts as its newest file under it.
+    Only paths present in HEAD are looked for (and so get a date): each must appear in history, so
+    the walk stops as soon as the newest commit of every one has been seen, and a never-committed
+    path cannot force a walk of the whole history. A folder takes its newest file; `""` is the whole
+    repository. git starts streaming while HEAD's file list is read, and paths are matched as bytes
+    so nothing is decoded per line.
     """
-    tracked = _tracked(top)
-    if tracked is None:
-        return {}
-    wait_files = {p for p in files if p in tracked}
-    wait_dirs = set()
-    if dirs:
-        if "" in dirs:
-            wait_dirs.add("")
-        for path in tracked:
-            slash = path.rfind("/")
-            while slash > 0:
-                folder = path[:slash]
-                if folder in dirs:
-                    wait_dirs.add(folder)
-                slash = path.rfind("/", 0, slash)
-    remaining = wait_files | wait_dirs
     found: dict[str, int] = {}
-    if not remaining:
-        return found
-    args = ("log", "-z", "--format=%x1e%ct", "--name-only", "--no-renames", "HEAD")
-    when = 0
-    tail = b""
+    args = ("log", "-z", "--format=%x1e%ct", "--name-only", "--no-renames", "--no-decorate", "HEAD")
     with stream_git(top, *args) as chunks:
+        tracked = _tracked(top)
+        if not tracked:  # no commit yet, or an empty tree
+            return found
+        want_files = {p.encode(): p for p in files if p in tracked}
+        held: set[str] = set()
+        folders = {p for p in dirs if p}
+        if folders:
+            for path in tracked:
+                slash = path.rfind("/")
+                while slash > 0:
+                    if path[:slash] in folders:
+                        held.add(path[:slash])
+                    slash = path.rfind("/", 0, slash)
+        want_dirs = {p.encode(): p for p in held}
+        whole_repo = "" in dirs
+        files_left, dirs_left = len(want_files), len(want_dirs)
+        when = 0
+        tail = b""
         for chunk in chunks:
             fields = (tail + chunk).split(b"\0")
             tail = fields.pop()
             for field in fields:
-                if field[:1] == b"\x1e":
+                head = field[:1]
+                if head == b"\x1e":
                     when = int(field[1:])
                     continue
-                if field[:1] == b"\n":
+                if head == b"\n":
                     field = field[1:]
-                if not field:
-                    continue
-                path = field.decode("utf-8", errors="replace")
-                if path in files and path not in found:
-                    found[path] = when
-                    remaining.discard(path)
-                if dirs:
-                    if "" in dirs and "" not in found:
-                        found[""] = when
-                        remaining.discard("")
-                    slash = path.rfind("/")
+                if whole_repo:
+                    found[""] = when
+                    whole_repo = False
+                name = want_files.get(field)
+                if name is not None and name not in found:
+                    found[name] = when
+                    files_left -= 1
+                if dirs_left:  # folders are usually all seen early; then this is skipped
+                    slash = field.rfind(b"/")
                     while slash > 0:
-                        folder = path[:slash]
-                        if folder in dirs and folder not in found:
-                            found[folder] = when
-                            remaining.discard(folder)
-                        slash = path.rfind("/", 0, slash)
-            if not remaining:
+                        name = want_dirs.get(field[:slash])
+                        if name is not None and name not in found:
+                            found[name] = when
+                            dirs_left -= 1
+                        slash = field.rfind(b"/", 0, slash)
+            if not (files_left or dirs_left or whole_repo):
                 break
     return found
 
