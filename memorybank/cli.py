@@ -19,7 +19,7 @@ from .errors import BankError
 
 PROG = "mcp-memorybank"
 ACTIONS = ("stats", "read", "validate", "surface", "install_hook", "adoption", "create", "promote", "discard",
-           "list_inbox", "init", "materialize_flows")
+           "list_inbox", "init", "materialize_flows", "graph", "drift", "changed")
 WRITERS = ("create", "promote", "discard", "init", "materialize_flows")
 NEEDS_NO_BANK = ("install_hook", "init")  # wiring may come before `bank_init` creates the bank
 
@@ -44,7 +44,7 @@ def _style(enabled: bool) -> Callable[..., str]:
 @click.option("--lines", "line_range", metavar="A-B", help="With --read: a line range such as 40-80.")
 @click.option("--max-bytes", type=int, help="With a batch --read: lower the 40,000-byte budget.")
 @click.option("--validate", "a_validate", is_flag=True, help="Check the bank; exit 1 when errors exist.")
-@click.option("--scope", help="With --validate: only findings under this folder.")
+@click.option("--scope", help="With --validate or --drift: only documents under this folder.")
 @click.option("--rule", help="With --validate: only this rule.")
 @click.option("--severity", type=click.Choice(["error", "warning"]), help="With --validate: only this severity.")
 @click.option("--summary", is_flag=True, help="With --validate: print only the summary.")
@@ -83,6 +83,19 @@ def _style(enabled: bool) -> Callable[..., str]:
               help="Copy the shipped templates into flows/templates/.")
 @click.option("--force", is_flag=True, help="With --init/--materialize-flows: overwrite.")
 @click.option("--dry-run", is_flag=True, help="Run every check, write nothing, print what would change.")
+@click.option("--graph", "a_graph", metavar="PATH", help="Walk derived_from from one document.")
+@click.option("--direction", type=click.Choice(["up", "down", "both"]), default="down", show_default=True,
+              help="With --graph: up = what it builds on, down = what depends on it.")
+@click.option("--depth", type=click.IntRange(1, 6), default=2, show_default=True, help="With --graph: hops to walk.")
+@click.option("--format", "graph_format", type=click.Choice(["text", "mermaid", "dot"]), default="text",
+              show_default=True, help="With --graph: output as text, a Mermaid flowchart or Graphviz DOT.")
+@click.option("--limit", type=click.IntRange(min=1), help="Cap on results (--graph: nodes, default 60).")
+@click.option("--drift", "a_drift", is_flag=True, help="Documents whose anchored code moved on (git).")
+@click.option("--threshold-days", type=click.IntRange(min=0), default=90, show_default=True,
+              help="With --drift: days the code may be ahead of its document.")
+@click.option("--changed-since", metavar="REF",
+              help="With --drift: list the documents covering files changed since REF (plus untracked).")
+@click.option("--changed", "a_changed", metavar="REF|DATE", help="Documents changed since a git ref or ISO date.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as compact JSON (the tool's dict).")
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
 @click.version_option(__version__, prog_name=PROG)
@@ -158,6 +171,21 @@ def _run(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., str]
         return result, render.adoption(result, style), 0
     if action in WRITERS or action == "list_inbox":
         return _write(action, bank, opts, style)
+    if action == "graph":
+        from . import graph as g
+        result = g.graph(bank, opts["a_graph"], direction=opts["direction"], depth=opts["depth"],
+                         **({"limit": opts["limit"]} if opts["limit"] else {}))
+        renderer = {"text": g.render_text, "mermaid": g.render_mermaid, "dot": g.render_dot}[opts["graph_format"]]
+        return result, renderer(result).rstrip("\n"), 0
+    if action == "drift":
+        from .drift import drift, render_text
+        result = drift(bank, threshold_days=opts["threshold_days"], scope=opts["scope"],
+                       changed_since=opts["changed_since"])
+        return result, render_text(result, style), 0
+    if action == "changed":
+        from .changed import changed, render_text
+        result = changed(bank, opts["a_changed"])
+        return result, render_text(result, style), 0
     raise Usage(f"unknown action {action}")  # pragma: no cover - ACTIONS and _run agree
 
 

@@ -178,8 +178,8 @@ def untracked(top: Path, *pathspec: str) -> list[str]:
     return split_z(run_git(top, *args))
 
 
-def commit_refused(ref: str, why: str = "") -> BankError:
-    """The refusal for a ref that names no commit."""
-    extra = f" ({why})" if why else ""
-    return BankError(f"Unknown git ref: {ref}{extra}. Give a branch, tag, commit id or HEAD~N that exists "
-                     f"in this repository, or an ISO date such as 2026-01-31.")
+def commit_refused(ref: str, dates_too: bool = False) -> BankError:
+    """The refusal for a ref that names no commit (`dates_too`: the caller also accepts ISO dates)."""
+    alt = ", or an ISO date such as 2026-01-31" if dates_too else ""
+    return BankError(f"Unknown git ref: {ref}. Give a branch, tag, commit id or HEAD~N that exists in this "
+                     f"repository{alt}.")

@@ -45,18 +45,3 @@ class Repo:
         self.git("commit", "-q", "--allow-empty", "-m", message, date=date)
         return self.git("rev-parse", "HEAD").strip()
 
-
-def doc(title: str, *, kind: str = "domain", derived: list[str] | None = None, anchors: list[str] | None = None,
-        status: str = "active", sections: tuple[str, ...] = ()) -> str:
-    """The text of a small governed document."""
-    lines = ["---", f"title: {title}", f"doc_kind: {kind}", f"status: {status}", f"purpose: Explains {title}."]
-    if derived:
-        lines.append("derived_from:")
-        lines += [f"  - {d}" for d in derived]
-    if anchors:
-        lines.append("anchors:")
-        lines += [f"  - {a}" for a in anchors]
-    lines += ["---", f"# {title}", ""]
-    for section in sections:
-        lines += [f"## {section}", "", "Text.", ""]
-    return "\n".join(lines) + "\n"

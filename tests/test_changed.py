@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 
 import pytest
-from gitrepo import Repo, doc
+from conftest import doc
+from gitrepo import Repo
 
 from memorybank.bank import Bank
 from memorybank.changed import changed
@@ -19,7 +20,7 @@ def repo(tmp_path) -> Repo:
     """A bank in `memory_bank/` with three commits; code beside it."""
     r = Repo(tmp_path / "repo")
     r.write("memory_bank/domain/README.md", "# Domain\n\n- [Billing](billing.md)\n")
-    r.write("memory_bank/domain/billing.md", doc("Billing", sections=("Rules",)))
+    r.write("memory_bank/domain/billing.md", doc("Billing", body="## Rules\n"))
     r.write("src/app.py", "A = 1\n")
     r.commit("one", D1)
     r.write("memory_bank/domain/tax.md", doc("Tax"))
@@ -38,7 +39,7 @@ def kinds(result: dict) -> list[tuple]:
 
 
 def test_added_document_and_its_section_index_since_head(repo):
-    repo.write("memory_bank/domain/invoices.md", doc("Invoices", kind="domain"))
+    repo.write("memory_bank/domain/invoices.md", doc("Invoices", doc_kind="domain"))
     index = repo.path / "memory_bank/domain/README.md"
     index.write_text(index.read_text() + "- [Invoices](invoices.md)\n")
     result = changed(bank_of(repo), "HEAD")
@@ -116,7 +117,7 @@ def test_iso_date_uses_mtimes(repo):
 def test_outside_git(tmp_path):
     bank_dir = tmp_path / "plain"
     (bank_dir / "adr").mkdir(parents=True)
-    (bank_dir / "adr" / "one.md").write_text(doc("One", kind="adr"))
+    (bank_dir / "adr" / "one.md").write_text(doc("One", doc_kind="adr"))
     (bank_dir / "two.md").write_text(doc("Two"))
     bank = Bank(bank_dir)
     everything = changed(bank, "HEAD~20")
@@ -142,7 +143,7 @@ def test_bank_at_the_repository_top(tmp_path):
     r.write("a.md", doc("A"))
     r.commit("one", D1)
     r.write("b.md", doc("B"))
-    r.write("a.md", doc("A", sections=("More",)))
+    r.write("a.md", doc("A", body="## More\n"))
     assert kinds(changed(Bank(r.path), "HEAD")) == [("a.md", "modified", None), ("b.md", "added", None)]
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import subprocess
 
 import pytest
-from gitrepo import Repo, doc, git_env
+from conftest import doc
+from gitrepo import Repo, git_env
 
 from memorybank.bank import Bank
 from memorybank.drift import _last_commits, drift
@@ -114,7 +115,7 @@ def test_scope_keeps_documents_under_one_folder(repo):
 
 
 def test_document_edited_after_its_code_clears_drift(repo):
-    repo.write("memory_bank/domain/billing.md", doc("Billing", anchors=["src/billing/"], sections=("Ledger",)))
+    repo.write("memory_bank/domain/billing.md", doc("Billing", anchors=["src/billing/"], body="## Ledger\n"))
     repo.commit("doc catches up", "2026-07-20T00:00:00Z")
     assert drift(bank_of(repo))["drifted"] == []
 

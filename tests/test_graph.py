@@ -1,40 +1,36 @@
-"""Graph walks (§8.1) and their Mermaid/DOT renderings, on banks built in tmp_path."""
+"""Graph walks (§8.1) on fixture-bank/ and on banks built in tmp_path; Mermaid/DOT renderings."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from gitrepo import doc
+from conftest import FIXTURE, doc, write_bank
 
 from memorybank.bank import Bank
 from memorybank.errors import BankError
 from memorybank.graph import graph, render_dot, render_mermaid, render_text
 
 
-def write(root, rel, text):
-    target = root / rel
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
-
-
 @pytest.fixture
 def bank(tmp_path) -> Bank:
     """principles <- domain/billing <- (adr/one, features/ft1) ; ft1 <- tasks/t1 ; a cycle c1 <-> c2."""
-    root = tmp_path / "bank"
-    write(root, "dna/principles.md", doc("Principles", kind="principle"))
-    write(root, "domain/billing.md", "---\ntitle: Billing\ndoc_kind: domain\nderived_from:\n"
-                                     "  - path: ../dna/principles.md\n    fit: partial\n"
-                                     "  - ../../sibling/shared.md\n  - ../../../../../far/away.md\n"
-                                     "  - ../gone.md\n---\n")
-    write(root, "adr/one.md", doc("One", kind="adr", derived=["../domain/billing.md"]))
-    write(root, "features/ft1.md", doc("FT1", kind="feature", derived=["../domain/billing.md"]))
-    write(root, "tasks/t1.md", doc("T1", kind="task", derived=["../features/ft1.md"]))
-    write(root, "engineering/c1.md", doc("C1", kind="guide", derived=["c2.md"]))
-    write(root, "engineering/c2.md", doc("C2", kind="guide", derived=["c1.md", "../domain/billing.md"]))
-    write(tmp_path / "sibling", "shared.md", "---\ntitle: Shared \"contracts\"\ndoc_kind: domain\nstatus: active\n"
-                                             "purpose: Contracts shared by banks.\ncanonical_for: [money]\n"
-                                             "derived_from: [nowhere.md]\n---\n# Body is not read\n")
+    root = write_bank(tmp_path / "bank", {
+        "dna/principles.md": doc("Principles", doc_kind="principle"),
+        "domain/billing.md": "---\ntitle: Billing\ndoc_kind: domain\nderived_from:\n"
+                             "  - path: ../dna/principles.md\n    fit: partial\n"
+                             "  - ../../sibling/shared.md\n  - ../../../../../far/away.md\n"
+                             "  - ../gone.md\n---\n",
+        "adr/one.md": doc("One", doc_kind="adr", derived=["../domain/billing.md"]),
+        "features/ft1.md": doc("FT1", doc_kind="feature", derived=["../domain/billing.md"]),
+        "tasks/t1.md": doc("T1", doc_kind="task", derived=["../features/ft1.md"]),
+        "engineering/c1.md": doc("C1", doc_kind="guide", derived=["c2.md"]),
+        "engineering/c2.md": doc("C2", doc_kind="guide", derived=["c1.md", "../domain/billing.md"]),
+    })
+    write_bank(tmp_path / "sibling", {
+        "shared.md": "---\ntitle: Shared \"contracts\"\ndoc_kind: domain\nstatus: active\n"
+                     "purpose: Contracts shared by banks.\ncanonical_for: [money]\n"
+                     "derived_from: [nowhere.md]\n---\n# Body is not read\n"})
     return Bank(root)
 
 
@@ -83,7 +79,7 @@ def test_missing_neighbour_file_reads_no_such_file(bank, tmp_path):
 
 def test_neighbours_are_capped_at_25(tmp_path):
     root = tmp_path / "bank"
-    write(root, "hub.md", doc("Hub", derived=[f"../out/n{i:02d}.md" for i in range(30)]))
+    write_bank(root, {"hub.md": doc("Hub", derived=[f"../out/n{i:02d}.md" for i in range(30)])})
     result = graph(Bank(root), "hub.md", direction="up")
     assert len(result["external"]) == 30 and len(result["neighbours"]) == 25
 
@@ -120,6 +116,64 @@ def test_bad_arguments_are_refused(bank):
         graph(bank, "../sibling/shared.md")
 
 
+# -- fixture-bank/ --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def fixture() -> Bank:
+    return Bank(FIXTURE)
+
+
+def test_fixture_down_from_architecture(fixture):
+    result = graph(fixture, "engineering/architecture.md", direction="down", depth=2)
+    assert [(n["path"], n["depth"]) for n in result["nodes"]] == [
+        ("engineering/architecture.md", 0), ("adr/ADR-002-queue-for-exports.md", 1), ("adr/ADR-003-webhooks.md", 1),
+        ("engineering/orphan.md", 1), ("engineering/shared-contracts.md", 1), ("rules/add-endpoint.md", 1),
+        ("rules/no-print.md", 1), ("features/FT-042-invoice-export.md", 2)]
+    assert result["nodes"][-1]["via"] == "adr/ADR-002-queue-for-exports.md"
+    assert result["by_layer"] == {"decision": 2, "delivery": 1, "knowledge": 5}
+    assert result["external"] == [] and result["broken"] == [] and result["truncated"] is False
+
+
+def test_fixture_up_carries_fit_and_lists_the_external_edge_not_as_broken(fixture):
+    result = graph(fixture, "engineering/shared-contracts.md", direction="up", depth=6)
+    assert paths(result) == ["engineering/shared-contracts.md", "engineering/architecture.md", "dna/principles.md",
+                             "domain/billing.md", "product/context.md"]
+    assert {"from": "engineering/architecture.md", "to": "domain/billing.md", "fit": "the billing run only"} \
+        in result["edges"]
+    assert result["external"] == [{"from": "engineering/shared-contracts.md", "to": "../payments-bank/contracts.md"}]
+    assert result["broken"] == []
+    # the sibling bank is not part of the repository: its header cannot be read
+    assert result["neighbours"] == [{"path": "../payments-bank/contracts.md", "note": "no such file"}]
+
+
+def test_fixture_both_reaches_upstream_and_downstream(fixture):
+    result = graph(fixture, "engineering/architecture.md", direction="both", depth=1)
+    assert paths(result) == ["engineering/architecture.md", "adr/ADR-002-queue-for-exports.md",
+                             "adr/ADR-003-webhooks.md", "dna/principles.md", "domain/billing.md",
+                             "engineering/orphan.md", "engineering/shared-contracts.md", "rules/add-endpoint.md",
+                             "rules/no-print.md"]
+
+
+def test_fixture_cap_of_three(fixture):
+    result = graph(fixture, "dna/principles.md", direction="down", depth=6, limit=3)
+    assert len(result["nodes"]) == 3 and result["truncated"] is True
+    assert graph(fixture, "dna/principles.md", direction="down", depth=6)["truncated"] is False
+
+
+def test_fixture_deep_both_walk_on_the_cycle_terminates(fixture):
+    result = graph(fixture, "engineering/cycle-a.md", direction="both", depth=6)
+    assert paths(result) == ["engineering/cycle-a.md", "engineering/cycle-b.md"]
+    assert result["edges"] == [{"from": "engineering/cycle-a.md", "to": "engineering/cycle-b.md"},
+                               {"from": "engineering/cycle-b.md", "to": "engineering/cycle-a.md"}]
+
+
+def test_fixture_edge_to_a_missing_file_is_broken(fixture):
+    result = graph(fixture, "features/FT-007-ledger-sync.md", direction="up")
+    assert result["broken"] == [{"from": "features/FT-007-ledger-sync.md", "to": "domain/ledger.md"}]
+    assert paths(result) == ["features/FT-007-ledger-sync.md"] and result["external"] == []
+
+
 # -- renderers ----------------------------------------------------------------------------------
 
 _M_NODE = re.compile(r'^  ([A-Za-z][A-Za-z0-9]*)\["([^"]*)"\]$')
@@ -148,8 +202,8 @@ def parse_mermaid(text: str) -> tuple[dict[str, str], list[tuple[str, str, str |
 
 
 def test_mermaid_is_graph_td_with_quoted_labels(bank, tmp_path):
-    write(tmp_path / "bank", "adr/odd.md", "---\ntitle: 'Odd \"title\" <b> #1 | `x`'\n"
-                                            "derived_from: [../domain/billing.md]\n---\n")
+    write_bank(tmp_path / "bank", {"adr/odd.md": "---\ntitle: 'Odd \"title\" <b> #1 | `x`'\n"
+                                            "derived_from: [../domain/billing.md]\n---\n"})
     result = graph(bank, "domain/billing.md", direction="both", depth=2)
     nodes, edges = parse_mermaid(render_mermaid(result))
     assert len(nodes) == len(result["nodes"]) + len(result["external"]) + len(result["broken"])
@@ -165,7 +219,8 @@ def _dot_strings(text: str) -> list[str]:
 
 
 def test_dot_is_a_digraph_with_every_node_and_edge(bank, tmp_path):
-    write(tmp_path / "bank", "adr/odd.md", doc('Odd "q" \\ back', kind="adr", derived=["../domain/billing.md"]))
+    odd = doc('Odd "q" \\ back', doc_kind="adr", derived=["../domain/billing.md"])
+    write_bank(tmp_path / "bank", {"adr/odd.md": odd})
     result = graph(bank, "domain/billing.md", direction="both", depth=2)
     text = render_dot(result)
     lines = text.rstrip("\n").split("\n")
