@@ -22,11 +22,11 @@ from .bank import SKIP_NAMES, Bank
 from .errors import BankError
 from .gitutil import (
     GitFailure,
+    bank_top,
     commit_refused,
     decode,
     has_commits,
     relative_to_top,
-    repo_top,
     resolve_commit,
     root_commit,
     run_git,
@@ -48,7 +48,7 @@ def changed(bank: Bank, since: str) -> dict:
     since = since.strip()
     if _DATE.match(since):
         return _by_mtime(bank, since)
-    top = repo_top(bank.root)
+    top = bank_top(bank)
     if top is None:
         if walking_base(since) is None:
             raise BankError(f"Cannot compare with {since}: the bank is not inside a git repository. Give an ISO "
@@ -114,7 +114,8 @@ def _git_changes(bank: Bank, top: Path, commit: str) -> list[dict]:
     bank_rel = relative_to_top(top, bank.root)
     prefix = bank_rel + "/" if bank_rel else ""
     spec = f":(top,literal){bank_rel}" if bank_rel else ":(top)"
-    raw = run_git(top, "diff", "--raw", "-z", "-M", "--no-abbrev", "--no-relative", commit, "--", spec)
+    raw = run_git(top, "diff", "--raw", "-z", "-M", "--no-abbrev", "--no-relative", "--no-color", "--no-ext-diff",
+                  commit, "--", spec)
 
     def local(path: str) -> str | None:
         if prefix and not path.startswith(prefix):

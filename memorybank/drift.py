@@ -30,10 +30,10 @@ from .bank import Bank
 from .errors import BankError
 from .gitutil import (
     GitFailure,
+    bank_top,
     commit_refused,
     has_commits,
     relative_to_top,
-    repo_top,
     resolve_commit,
     run_git,
     split_z,
@@ -62,7 +62,7 @@ def drift(bank: Bank, threshold_days: int = 90, scope: str | None = None, files:
     scope_path = _scope(bank, scope)
     docs = [d for d in (bank.docs[p] for p in bank.paths) if d.is_knowledge and _in_scope(d.path, scope_path)]
     anchored = [d for d in docs if d.anchors]
-    top = repo_top(bank.root)
+    top = bank_top(bank)
     if files is not None or changed_since is not None:
         return _reverse(bank, top, anchored, len(docs) - len(anchored), files, changed_since)
 
@@ -177,7 +177,9 @@ def _last_commits(top: Path, files: set[str], dirs: set[str]) -> dict[str, int]:
     so nothing is decoded per line.
     """
     found: dict[str, int] = {}
-    args = ("log", "-z", "--format=%x1e%ct", "--name-only", "--no-renames", "--no-decorate", "HEAD")
+    # the --no-* flags keep user config (colour, signatures, external diff) from changing the stream
+    args = ("log", "-z", "--format=%x1e%ct", "--name-only", "--no-renames", "--no-decorate", "--no-color",
+            "--no-show-signature", "--no-ext-diff", "HEAD")
     with stream_git(top, *args) as chunks:
         tracked = _tracked(top)
         if not tracked:  # no commit yet, or an empty tree
@@ -233,11 +235,13 @@ def _iso(seconds: int) -> str:
 
 def changed_files(top: Path, ref: str) -> list[str]:
     """Code files changed since `ref`: `git diff --name-only REF` (tracked, working tree) plus untracked."""
-    if resolve_commit(top, ref) is None:
+    commit = resolve_commit(top, ref)
+    if commit is None:
         if ref == "HEAD" and not has_commits(top):
             return sorted(untracked(top))
         raise commit_refused(ref)
-    changed = split_z(run_git(top, "diff", "--name-only", "--no-relative", "-z", "--end-of-options", ref, "--"))
+    changed = split_z(run_git(top, "diff", "--name-only", "--no-relative", "--no-color", "--no-ext-diff", "-z",
+                              commit, "--"))
     return sorted(set(changed) | set(untracked(top)))
 
 

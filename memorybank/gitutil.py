@@ -15,8 +15,12 @@ import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import BankError
+
+if TYPE_CHECKING:
+    from .bank import Bank
 
 _BASE = ("git", "-c", "core.quotepath=off")
 _CHUNK = 1 << 16
@@ -129,6 +133,22 @@ def repo_top(path: str | os.PathLike[str]) -> Path | None:
         return None
     text = decode(out).strip()
     return Path(text) if text else None
+
+
+def bank_top(bank: Bank) -> Path | None:
+    """`repo_top` of a bank's root, remembered in `bank.cache` while the repository's `.git` still exists.
+
+    Saves a `git rev-parse` (~3 ms) per call in a long-running server; "not in git" is never
+    remembered, so a later `git init` is picked up at once.
+    """
+    key = "gitutil.top"
+    cached = bank.cache.get(key)
+    if isinstance(cached, Path) and os.path.lexists(cached / ".git"):
+        return cached
+    top = repo_top(bank.root)
+    if top is not None:
+        bank.cache[key] = top
+    return top
 
 
 def relative_to_top(top: Path, path: str | os.PathLike[str]) -> str:

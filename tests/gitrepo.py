@@ -45,3 +45,27 @@ class Repo:
         self.git("commit", "-q", "--allow-empty", "-m", message, date=date)
         return self.git("rev-parse", "HEAD").strip()
 
+
+    def import_history(self, commits: list[tuple[int, dict[str, str | None]]]) -> None:
+        """Append many commits at once with `git fast-import`: `(unix time, {path: text, or None to delete})`.
+
+        The work tree is then reset to the new HEAD. Much faster than one `git commit` per step.
+        """
+        head = subprocess.run(["git", "rev-parse", "--verify", "--quiet", "HEAD"], cwd=self.path, env=git_env(),
+                              capture_output=True, text=True).stdout.strip()
+        chunks = []
+        for number, (when, changes) in enumerate(commits):
+            message = f"bulk {number}".encode()
+            chunks.append(b"commit refs/heads/main\ncommitter Test Author <author@example.invalid> %d +0000\n"
+                          b"data %d\n%s\n" % (when, len(message), message))
+            if number == 0 and head:
+                chunks.append(b"from %s\n" % head.encode())
+            for path, text in changes.items():
+                if text is None:
+                    chunks.append(b"D %s\n" % path.encode())
+                else:
+                    data = text.encode()
+                    chunks.append(b"M 100644 inline %s\ndata %d\n%s\n" % (path.encode(), len(data), data))
+        subprocess.run(["git", "fast-import", "--quiet"], cwd=self.path, env=git_env(), input=b"".join(chunks),
+                       check=True)
+        self.git("reset", "-q", "--hard", "main")

@@ -9,7 +9,7 @@ from conftest import doc
 from gitrepo import Repo
 
 from memorybank.bank import Bank
-from memorybank.changed import changed
+from memorybank.changed import changed, render_text
 from memorybank.errors import BankError
 
 D1, D2, D3 = "2026-01-10T12:00:00Z", "2026-02-10T12:00:00Z", "2026-03-10T12:00:00Z"
@@ -150,3 +150,15 @@ def test_bank_at_the_repository_top(tmp_path):
 def test_empty_since_is_refused(repo):
     with pytest.raises(BankError, match="empty"):
         changed(bank_of(repo), "  ")
+
+
+def test_text_rendering(repo):
+    repo.git("mv", "memory_bank/domain/tax.md", "memory_bank/domain/taxes.md")
+    repo.git("rm", "-q", "memory_bank/domain/billing.md")
+    lines = render_text(changed(bank_of(repo), "HEAD")).splitlines()
+    assert lines[0] == "since HEAD (git): 2 change(s)"
+    assert lines[1].split() == ["deleted", "domain/billing.md"]
+    assert lines[2].split() == ["renamed", "domain/taxes.md", "←", "domain/tax.md", "Tax"]
+    assert len(lines) == 3
+    assert render_text(changed(bank_of(repo), "HEAD~20")).splitlines()[-1].startswith(
+        "note: HEAD~20 reaches past the first commit")

@@ -40,8 +40,6 @@ def test_graph_refusals_and_usage_errors():
     assert proc.returncode == 1 and "No document at nowhere.md" in proc.stderr and proc.stdout == ""
     proc = run_cli("--root", str(FIXTURE), "--graph", "README.md", "--depth", "9")
     assert proc.returncode == 2 and "--depth" in proc.stderr
-    proc = run_cli("--root", str(FIXTURE), "--graph", "README.md", "--format", "svg")
-    assert proc.returncode == 2
 
 
 @pytest.fixture
@@ -64,10 +62,10 @@ def test_drift_text_and_json(repo):
     assert "domain/billing.md" in proc.stdout and "181 days ahead" in proc.stdout
     data = json.loads(run_cli("--root", bank, "--drift", "--json").stdout)
     assert data["mode"] == "git" and [d["path"] for d in data["drifted"]] == ["domain/billing.md"]
-    quiet = json.loads(run_cli("--root", bank, "--drift", "--threshold-days", "365", "--json").stdout)
-    assert quiet["drifted"] == [] and quiet["threshold_days"] == 365
-    scoped = json.loads(run_cli("--root", bank, "--drift", "--scope", "domain/users.md", "--json").stdout)
-    assert scoped["anchored"] == 1 and scoped["drifted"] == []
+    assert data["threshold_days"] == 90
+    scoped = json.loads(run_cli("--root", bank, "--drift", "--scope", "domain", "--threshold-days", "365",
+                                "--json").stdout)
+    assert scoped["anchored"] == 2 and scoped["drifted"] == [] and scoped["threshold_days"] == 365
 
 
 def test_drift_changed_since_lists_documents_to_review(repo):
@@ -76,8 +74,6 @@ def test_drift_changed_since_lists_documents_to_review(repo):
     data = json.loads(run_cli("--root", bank, "--drift", "--changed-since", "HEAD", "--json").stdout)
     assert data["files"] == ["src/users.py"]
     assert [d["path"] for d in data["documents"]] == ["domain/users.md"]
-    text = run_cli("--root", bank, "--drift", "--changed-since", "HEAD~1")
-    assert "domain/billing.md" in text.stdout and "domain/users.md" in text.stdout
     bad = run_cli("--root", bank, "--drift", "--changed-since", "no-such-ref")
     assert bad.returncode == 1 and "Unknown git ref: no-such-ref" in bad.stderr
 
@@ -98,7 +94,5 @@ def test_changed_text_and_json(repo):
     assert data == {"since": "HEAD", "mode": "git", "changes": [
         {"path": "domain/new.md", "change_kind": "added", "title": "New", "doc_kind": None, "layer": "knowledge",
          "status": "active"}]}
-    far = json.loads(run_cli("--root", bank, "--changed", "HEAD~20", "--json").stdout)
-    assert "root commit" in far["note"]
     bad = run_cli("--root", bank, "--changed", "no-such-ref")
     assert bad.returncode == 1 and "Unknown git ref: no-such-ref" in bad.stderr

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
+import random
+import shutil
 import subprocess
 
 import pytest
 from conftest import doc
 from gitrepo import Repo, git_env
 
+import memorybank.drift as drift_module
 from memorybank.bank import Bank
-from memorybank.drift import _last_commits, drift
+from memorybank.drift import _last_commits, drift, render_text
 from memorybank.errors import BankError
 
 JAN = "2026-01-10T12:00:00Z"
@@ -186,26 +190,56 @@ def test_bank_at_the_repository_top(tmp_path):
 def test_one_log_pass_agrees_with_git_log_per_path(tmp_path):
     """The early-stopping walk must give each path the same date as `git log -1 -- path`."""
     r = Repo(tmp_path / "repo")
-    names = [f"pkg{i % 4}/mod{i}.py" for i in range(16)]
-    for name in names:
-        r.write(name, "# 0\n")
-    r.commit("all", "2025-12-31T08:00:00Z")
-    for step in range(24):
-        for name in names[step % 5::5][:3]:
-            r.write(name, f"# {step}\n")
-        r.commit(f"c{step}", f"2026-01-{step + 1:02d}T08:00:00Z")
-    r.git("rm", "-q", names[3])
-    r.commit("rm", "2026-02-01T08:00:00Z")
+    rng = random.Random(3)
+    names = [f"pkg{i % 4}/sub{i % 3}/mod{i}.py" for i in range(40)]
+    history = [(1_760_000_000, {name: "v0" for name in names})]
+    for step in range(1, 300):
+        history.append((1_760_000_000 + step * 3600, {name: f"v{step}" for name in rng.sample(names, 2)}))
+    history.append((1_760_000_000 + 400 * 3600, {names[3]: None}))
+    r.import_history(history)
     files = set(names) | {"never/there.py"}
-    dirs = {"pkg1", "pkg2"}
+    dirs = {"pkg1", "pkg2/sub0", "pkg3"}
     found = _last_commits(r.path, files, dirs)
-    for path in sorted(files | dirs):
+    assert names[3] not in found and "never/there.py" not in found  # not in HEAD: not waited for
+    for path in sorted((files | dirs) - {names[3], "never/there.py"}):
         out = subprocess.run(["git", "log", "-1", "--format=%ct", "--", path], cwd=r.path, env=git_env(),
                              capture_output=True, text=True, check=True).stdout.strip()
-        if path == names[3] or path == "never/there.py":
-            assert path not in found or found[path] == int(out)  # not in HEAD: not waited for
-        else:
-            assert found[path] == int(out), path
+        assert found[path] == int(out), path
+
+
+def test_log_walk_stops_once_every_path_is_seen(tmp_path, monkeypatch):
+    """Paths all touched recently: git is stopped long before the end of a 1,500-commit history."""
+    r = Repo(tmp_path / "repo")
+    history = [(1_760_000_000 + step * 60, {f"old/d{step % 40}/f{step % 7}.py": str(step)}) for step in range(1500)]
+    history.append((1_760_000_000 + 1500 * 60, {"src/a.py": "a", "src/b/c.py": "c"}))
+    r.import_history(history)
+    read = []
+    real = drift_module.stream_git
+
+    @contextlib.contextmanager
+    def counting(*args):
+        with real(*args) as chunks:
+            yield (read.append(len(chunk)) or chunk for chunk in chunks)
+
+    monkeypatch.setattr(drift_module, "stream_git", counting)
+    found = _last_commits(r.path, {"src/a.py"}, {"src/b"})
+    assert found == {"src/a.py": 1_760_090_000, "src/b": 1_760_090_000}
+    total = len(r.git("log", "-z", "--format=%x1e%ct", "--name-only", "--no-renames", "HEAD"))
+    assert sum(read) < total / 4
+
+
+def test_bank_outside_git_is_picked_up_after_git_init(tmp_path):
+    bank_dir = tmp_path / "repo" / "bank"
+    bank_dir.mkdir(parents=True)
+    (bank_dir / "a.md").write_text(doc("A", anchors=["src/a.py"]))
+    bank = Bank(bank_dir)
+    assert drift(bank)["mode"] == "none"
+    r = Repo(tmp_path / "repo")
+    r.write("src/a.py", "A = 1\n")
+    r.commit("one", JAN)
+    assert drift(bank)["mode"] == "git"
+    shutil.rmtree(r.path / ".git")
+    assert drift(bank)["mode"] == "none"
 
 
 def test_reverse_mode_lists_documents_covering_a_changed_file(repo):
@@ -239,3 +273,16 @@ def test_reverse_mode_works_outside_git_with_given_files(tmp_path):
     assert [d["path"] for d in result["documents"]] == ["domain/a.md"]
     with pytest.raises(BankError, match="not inside a git repository"):
         drift(Bank(bank_dir), changed_since="HEAD")
+
+
+def test_text_rendering_of_each_mode(repo, tmp_path):
+    text = render_text(drift(bank_of(repo), threshold_days=30))
+    assert text.splitlines()[0] == "drift (git): 4 anchored, 2 unanchored, threshold 30 days"
+    assert text.splitlines()[2].split() == ["domain/billing.md", "src/billing/", "doc", "2026-01-10", "code",
+                                            "2026-07-10", "181", "days", "ahead"]
+    reverse = render_text(drift(bank_of(repo), files=["src/billing/tax.py"]))
+    assert reverse.startswith("2 document(s) to review for 1 changed file(s)")
+    assert "src/billing/tax.py ← src/billing/tax.py" in reverse
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    assert "note: The bank is not inside a git repository" in render_text(drift(Bank(plain)))
