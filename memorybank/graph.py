@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import posixpath
 from collections import Counter, deque
+from collections.abc import Iterator
 
 from .bank import Bank
 from .errors import BankError
@@ -209,39 +210,48 @@ def _mermaid_text(text: str) -> str:
     return "".join(_MERMAID_ESCAPES.get(ch, ch) for ch in text)
 
 
+def _outside(result: dict) -> list[tuple[str, str]]:
+    """Targets outside the graph, each once: `(path, "external" | "missing")`."""
+    seen: dict[str, str] = {}
+    for kind, note in (("external", "external"), ("broken", "missing")):
+        for edge in result[kind]:
+            seen.setdefault(edge["to"], note)
+    return list(seen.items())
+
+
+def _drawn_edges(result: dict) -> Iterator[tuple[dict, bool]]:
+    """Every edge to draw, and whether it leaves the graph (external or broken: drawn dashed)."""
+    for edge in result["edges"]:
+        yield edge, False
+    for kind in ("external", "broken"):
+        for edge in result[kind]:
+            yield edge, True
+
+
 def render_mermaid(result: dict) -> str:
     """A Mermaid flowchart (`graph TD`): arrows point from a document to what it derives from.
 
-    Node ids are generated (`n0`, `n1`, …; `ext…` external, `miss…` broken) so no path character can break
-    the syntax; every label is quoted with entity codes for `"`, `#`, `<`, `>`, backtick and `|`.
+    Node ids are generated (`n0`, `n1`, …; `ext…` external, `miss…` missing) so no path character can
+    break the syntax; every label is quoted with entity codes for `"`, `#`, `<`, `>`, backtick and `|`.
     """
     ids: dict[str, str] = {}
     out = ["graph TD"]
     for i, node in enumerate(result["nodes"]):
         ids[node["path"]] = f"n{i}"
         out.append(f'  n{i}["{_mermaid_text(node["title"])}<br/>{_mermaid_text(node["path"])}"]')
-    extra: dict[str, str] = {}
-    for kind, prefix in (("external", "ext"), ("broken", "miss")):
-        count = 0
-        for edge in result[kind]:
-            if edge["to"] not in extra:
-                extra[edge["to"]] = node_id = f"{prefix}{count}"
-                count += 1
-                note = "external" if kind == "external" else "missing"
-                out.append(f'  {node_id}["{_mermaid_text(edge["to"])}<br/>({note})"]')
-    for edge in result["edges"]:
-        out.append(f"  {ids[edge['from']]} -->{_mermaid_label(edge)} {ids[edge['to']]}")
-    for kind in ("external", "broken"):
-        for edge in result[kind]:
-            out.append(f"  {ids[edge['from']]} -.->{_mermaid_label(edge)} {extra[edge['to']]}")
+    members: dict[str, list[str]] = {"external": [], "missing": []}
+    for path, note in _outside(result):
+        group = members[note]
+        ids[path] = node_id = f"{'ext' if note == 'external' else 'miss'}{len(group)}"
+        group.append(node_id)
+        out.append(f'  {node_id}["{_mermaid_text(path)}<br/>({note})"]')
+    for edge, dashed in _drawn_edges(result):
+        out.append(f"  {ids[edge['from']]} {'-.->' if dashed else '-->'}{_mermaid_label(edge)} {ids[edge['to']]}")
     out.append("  classDef root stroke-width:3px")
     out.append("  classDef external stroke-dasharray:4 4")
-    out.append("  classDef broken stroke:#c00,stroke-dasharray:4 4")
+    out.append("  classDef missing stroke:#c00,stroke-dasharray:4 4")
     out.append(f"  class {ids[result['root']]} root")
-    for prefix, cls in (("ext", "external"), ("miss", "broken")):
-        members = [v for v in extra.values() if v.startswith(prefix)]
-        if members:
-            out.append(f"  class {','.join(members)} {cls}")
+    out += [f"  class {','.join(group)} {note}" for note, group in members.items() if group]
     return "\n".join(out) + "\n"
 
 
@@ -262,20 +272,12 @@ def render_dot(result: dict) -> str:
         style = ", penwidth=2" if node["depth"] == 0 else ""
         out.append(f'  "{_dot_text(node["path"])}" [label="{_dot_text(node["title"])}\\n{_dot_text(node["path"])}"'
                    f"{style}];")
-    extra: set[str] = set()
-    for kind in ("external", "broken"):
-        for edge in result[kind]:
-            if edge["to"] not in extra:
-                extra.add(edge["to"])
-                color = "gray40" if kind == "external" else "red"
-                note = "external" if kind == "external" else "missing"
-                out.append(f'  "{_dot_text(edge["to"])}" [label="{_dot_text(edge["to"])}\\n({note})", '
-                           f"style=dashed, color={color}];")
-    for edge in result["edges"]:
-        out.append(f'  "{_dot_text(edge["from"])}" -> "{_dot_text(edge["to"])}"{_dot_label(edge, "")};')
-    for kind in ("external", "broken"):
-        for edge in result[kind]:
-            out.append(f'  "{_dot_text(edge["from"])}" -> "{_dot_text(edge["to"])}"{_dot_label(edge, "dashed")};')
+    for path, note in _outside(result):
+        color = "gray40" if note == "external" else "red"
+        out.append(f'  "{_dot_text(path)}" [label="{_dot_text(path)}\\n({note})", style=dashed, color={color}];')
+    for edge, dashed in _drawn_edges(result):
+        out.append(f'  "{_dot_text(edge["from"])}" -> "{_dot_text(edge["to"])}"'
+                   f'{_dot_label(edge, "dashed" if dashed else "")};')
     out.append("}")
     return "\n".join(out) + "\n"
 

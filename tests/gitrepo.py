@@ -6,6 +6,8 @@ import os
 import subprocess
 from pathlib import Path
 
+from memorybank.bank import Bank
+
 
 def git_env(date: str | None = None) -> dict[str, str]:
     """An environment for git commands run by tests: no global/system config, fixed identity and date."""
@@ -32,6 +34,10 @@ class Repo:
         out = subprocess.run(("git", "-c", "commit.gpgsign=false", "-c", "core.autocrlf=false") + args,
                              cwd=self.path, env=git_env(date), check=True, capture_output=True, text=True)
         return out.stdout
+
+    def bank(self, folder: str = "memory_bank") -> Bank:
+        """A fresh index over the bank folder inside the repository."""
+        return Bank(self.path / folder)
 
     def write(self, rel: str, text: str) -> Path:
         target = self.path / rel

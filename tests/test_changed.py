@@ -30,10 +30,6 @@ def repo(tmp_path) -> Repo:
     return r
 
 
-def bank_of(repo: Repo) -> Bank:
-    return Bank(repo.path / "memory_bank")
-
-
 def kinds(result: dict) -> list[tuple]:
     return [(c["path"], c["change_kind"], c.get("from")) for c in result["changes"]]
 
@@ -42,7 +38,7 @@ def test_added_document_and_its_section_index_since_head(repo):
     repo.write("memory_bank/domain/invoices.md", doc("Invoices", doc_kind="domain"))
     index = repo.path / "memory_bank/domain/README.md"
     index.write_text(index.read_text() + "- [Invoices](invoices.md)\n")
-    result = changed(bank_of(repo), "HEAD")
+    result = changed(repo.bank(), "HEAD")
     assert result["mode"] == "git" and result["since"] == "HEAD" and "note" not in result
     assert kinds(result) == [("domain/README.md", "modified", None), ("domain/invoices.md", "added", None)]
     added = result["changes"][1]
@@ -51,27 +47,27 @@ def test_added_document_and_its_section_index_since_head(repo):
 
 
 def test_committed_changes_since_an_older_ref_and_code_is_ignored(repo):
-    assert kinds(changed(bank_of(repo), "HEAD~2")) == [("domain/tax.md", "added", None)]
-    assert kinds(changed(bank_of(repo), "HEAD~1")) == []
-    assert kinds(changed(bank_of(repo), "main~2")) == [("domain/tax.md", "added", None)]
+    assert kinds(changed(repo.bank(), "HEAD~2")) == [("domain/tax.md", "added", None)]
+    assert kinds(changed(repo.bank(), "HEAD~1")) == []
+    assert kinds(changed(repo.bank(), "main~2")) == [("domain/tax.md", "added", None)]
 
 
 def test_rename_is_reported_with_from(repo):
     repo.git("mv", "memory_bank/domain/tax.md", "memory_bank/domain/taxes.md")
     repo.commit("rename", "2026-04-01T12:00:00Z")
-    result = changed(bank_of(repo), "HEAD~1")
+    result = changed(repo.bank(), "HEAD~1")
     assert kinds(result) == [("domain/taxes.md", "renamed", "domain/tax.md")]
     assert result["changes"][0]["title"] == "Tax"
 
 
 def test_plain_move_without_git_is_still_a_rename(repo):
     os.rename(repo.path / "memory_bank/domain/tax.md", repo.path / "memory_bank/domain/vat.md")
-    assert kinds(changed(bank_of(repo), "HEAD")) == [("domain/vat.md", "renamed", "domain/tax.md")]
+    assert kinds(changed(repo.bank(), "HEAD")) == [("domain/vat.md", "renamed", "domain/tax.md")]
 
 
 def test_deleted_document_has_no_metadata(repo):
     repo.git("rm", "-q", "memory_bank/domain/tax.md")
-    result = changed(bank_of(repo), "HEAD")
+    result = changed(repo.bank(), "HEAD")
     assert result["changes"] == [{"path": "domain/tax.md", "change_kind": "deleted"}]
 
 
@@ -80,28 +76,28 @@ def test_only_indexable_markdown_counts(repo):
     repo.write("memory_bank/.hidden/secret.md", "# hidden\n")
     repo.write("memory_bank/node_modules/pkg/README.md", "# dep\n")
     repo.write("elsewhere.md", "# outside the bank\n")
-    assert kinds(changed(bank_of(repo), "HEAD")) == []
+    assert kinds(changed(repo.bank(), "HEAD")) == []
 
 
 def test_unknown_ref_is_refused(repo):
     with pytest.raises(BankError, match="Unknown git ref: no-such-ref"):
-        changed(bank_of(repo), "no-such-ref")
+        changed(repo.bank(), "no-such-ref")
     with pytest.raises(BankError, match="Unknown git ref: no-such-ref~3"):
-        changed(bank_of(repo), "no-such-ref~3")
+        changed(repo.bank(), "no-such-ref~3")
     with pytest.raises(BankError, match="Unknown git ref"):
-        changed(bank_of(repo), "--output=/tmp/x")
+        changed(repo.bank(), "--output=/tmp/x")
 
 
 def test_walking_ref_past_the_first_commit_falls_back_to_the_root_commit(repo):
     root = repo.git("rev-list", "--max-parents=0", "HEAD").strip()
-    result = changed(bank_of(repo), "HEAD~20")
+    result = changed(repo.bank(), "HEAD~20")
     assert result["mode"] == "git"
     assert root[:12] in result["note"] and "first commit" in result["note"]
     assert kinds(result) == [("domain/tax.md", "added", None)]
 
 
 def test_iso_date_uses_mtimes(repo):
-    bank = bank_of(repo)
+    bank = repo.bank()
     old = 946_684_800 - 86_400 * 30  # December 1999
     for path in (repo.path / "memory_bank").rglob("*.md"):
         os.utime(path, (old, old))
@@ -149,16 +145,16 @@ def test_bank_at_the_repository_top(tmp_path):
 
 def test_empty_since_is_refused(repo):
     with pytest.raises(BankError, match="empty"):
-        changed(bank_of(repo), "  ")
+        changed(repo.bank(), "  ")
 
 
 def test_text_rendering(repo):
     repo.git("mv", "memory_bank/domain/tax.md", "memory_bank/domain/taxes.md")
     repo.git("rm", "-q", "memory_bank/domain/billing.md")
-    lines = render_text(changed(bank_of(repo), "HEAD")).splitlines()
+    lines = render_text(changed(repo.bank(), "HEAD")).splitlines()
     assert lines[0] == "since HEAD (git): 2 change(s)"
     assert lines[1].split() == ["deleted", "domain/billing.md"]
     assert lines[2].split() == ["renamed", "domain/taxes.md", "←", "domain/tax.md", "Tax"]
     assert len(lines) == 3
-    assert render_text(changed(bank_of(repo), "HEAD~20")).splitlines()[-1].startswith(
+    assert render_text(changed(repo.bank(), "HEAD~20")).splitlines()[-1].startswith(
         "note: HEAD~20 reaches past the first commit")

@@ -43,12 +43,8 @@ def repo(tmp_path) -> Repo:
     return r
 
 
-def bank_of(repo: Repo) -> Bank:
-    return Bank(repo.path / "memory_bank")
-
-
 def test_code_committed_long_after_the_document_is_drift(repo):
-    result = drift(bank_of(repo))
+    result = drift(repo.bank())
     assert result["mode"] == "git"
     assert result["anchored"] == 4 and result["unanchored"] == 2
     (entry,) = result["drifted"]
@@ -61,12 +57,12 @@ def test_code_committed_long_after_the_document_is_drift(repo):
 
 
 def test_unchanged_code_and_gaps_under_the_threshold_are_not_drift(repo):
-    result = drift(bank_of(repo))
+    result = drift(repo.bank())
     flagged = {d["path"] for d in result["drifted"]}
     assert "domain/tax.md" not in flagged  # tax.py itself never changed
     assert "domain/users.md" not in flagged
     assert "engineering/api.md" not in flagged  # 50 days ahead, threshold 90
-    low = drift(bank_of(repo), threshold_days=30)
+    low = drift(repo.bank(), threshold_days=30)
     assert [(d["path"], d["ahead_days"]) for d in low["drifted"]] == [("domain/billing.md", 181),
                                                                       ("engineering/api.md", 50)]
 
@@ -74,19 +70,19 @@ def test_unchanged_code_and_gaps_under_the_threshold_are_not_drift(repo):
 def test_folder_anchor_takes_the_newest_file_under_it(repo):
     repo.write("src/billing/nested/deep/rates.py", "X = 2\n")
     repo.commit("deep file", "2026-09-01T00:00:00Z")
-    (entry,) = drift(bank_of(repo))["drifted"]
+    (entry,) = drift(repo.bank())["drifted"]
     assert entry["anchor"] == "src/billing/" and entry["code_touched"] == "2026-09-01"
     # a sibling folder whose name merely starts the same is not under the anchor
     repo.write("src/billing2/x.py", "Y = 1\n")
     repo.commit("sibling", "2026-10-01T00:00:00Z")
-    (entry,) = drift(bank_of(repo))["drifted"]
+    (entry,) = drift(repo.bank())["drifted"]
     assert entry["code_touched"] == "2026-09-01"
 
 
 def test_deleted_anchor_is_missing_whatever_the_threshold(repo):
     repo.git("rm", "-q", "src/users.py")
     repo.commit("drop users", JUL)
-    result = drift(bank_of(repo), threshold_days=3650)
+    result = drift(repo.bank(), threshold_days=3650)
     assert result["drifted"] == []
     assert result["missing"] == [{"path": "domain/users.md", "title": "Users", "anchor": "src/users.py"}]
 
@@ -98,7 +94,7 @@ def test_drift_sorted_widest_gap_first_one_entry_per_document(repo):
     repo.commit("users", "2026-06-01T12:00:00Z")
     repo.write("src/billing/tax.py", "RATE = 2\n")
     repo.commit("tax", "2026-12-01T12:00:00Z")
-    result = drift(bank_of(repo))
+    result = drift(repo.bank())
     assert [(d["path"], d["anchor"], d["ahead_days"]) for d in result["drifted"]] == [
         ("domain/billing.md", "src/billing/", 325),  # ties break by path
         ("domain/tax.md", "src/billing/tax.py", 325),
@@ -108,25 +104,25 @@ def test_drift_sorted_widest_gap_first_one_entry_per_document(repo):
 
 
 def test_scope_keeps_documents_under_one_folder(repo):
-    result = drift(bank_of(repo), scope="engineering", threshold_days=30)
+    result = drift(repo.bank(), scope="engineering", threshold_days=30)
     assert result["anchored"] == 1 and result["unanchored"] == 2 - 1
     assert [d["path"] for d in result["drifted"]] == ["engineering/api.md"]
-    assert drift(bank_of(repo), scope="domain/tax.md")["anchored"] == 1
+    assert drift(repo.bank(), scope="domain/tax.md")["anchored"] == 1
     with pytest.raises(BankError, match="neither a folder nor a document"):
-        drift(bank_of(repo), scope="nowhere")
+        drift(repo.bank(), scope="nowhere")
     with pytest.raises(BankError, match="stay inside the bank"):
-        drift(bank_of(repo), scope="../src")
+        drift(repo.bank(), scope="../src")
 
 
 def test_document_edited_after_its_code_clears_drift(repo):
     repo.write("memory_bank/domain/billing.md", doc("Billing", anchors=["src/billing/"], body="## Ledger\n"))
     repo.commit("doc catches up", "2026-07-20T00:00:00Z")
-    assert drift(bank_of(repo))["drifted"] == []
+    assert drift(repo.bank())["drifted"] == []
 
 
 def test_uncommitted_document_is_not_judged_and_the_note_says_so(repo):
     repo.write("memory_bank/domain/draft.md", doc("Draft", anchors=["src/billing/"]))
-    result = drift(bank_of(repo))
+    result = drift(repo.bank())
     assert [d["path"] for d in result["drifted"]] == ["domain/billing.md"]
     assert result["anchored"] == 5
     assert "1 anchored document(s) have no commit yet" in result["note"]
@@ -165,7 +161,7 @@ def test_repository_without_commits_judges_nothing(tmp_path):
 def test_anchor_leaving_the_repository_is_missing(repo):
     repo.write("memory_bank/ops/run.md", doc("Run", anchors=["../outside.py", "./src/users.py"]))
     repo.commit("ops", JUL)
-    result = drift(bank_of(repo))
+    result = drift(repo.bank())
     assert {"path": "ops/run.md", "title": "Run", "anchor": "../outside.py"} in result["missing"]
     assert all(m["anchor"] != "./src/users.py" for m in result["missing"])
 
@@ -173,7 +169,7 @@ def test_anchor_leaving_the_repository_is_missing(repo):
 def test_threshold_must_be_a_non_negative_whole_number(repo):
     for bad in (-1, 1.5, "90", True):
         with pytest.raises(BankError, match="threshold_days"):
-            drift(bank_of(repo), threshold_days=bad)
+            drift(repo.bank(), threshold_days=bad)
 
 
 def test_bank_at_the_repository_top(tmp_path):
@@ -244,7 +240,7 @@ def test_bank_outside_git_is_picked_up_after_git_init(tmp_path):
 
 def test_reverse_mode_lists_documents_covering_a_changed_file(repo):
     repo.write("memory_bank/domain/other.md", doc("Other", anchors=["src/billing2/"]))
-    result = drift(bank_of(repo), files=["src/billing/tax.py"])
+    result = drift(repo.bank(), files=["src/billing/tax.py"])
     assert result["mode"] == "reverse"
     assert [(d["path"], d["anchors"]) for d in result["documents"]] == [
         ("domain/billing.md", ["src/billing/"]),
@@ -256,13 +252,13 @@ def test_reverse_mode_lists_documents_covering_a_changed_file(repo):
 def test_reverse_mode_takes_files_changed_since_a_ref(repo):
     repo.write("src/billing/tax.py", "RATE = 3\n")  # uncommitted edit
     repo.write("src/api/new_route.py", "NEW = 1\n")  # untracked
-    result = drift(bank_of(repo), changed_since="HEAD")
+    result = drift(repo.bank(), changed_since="HEAD")
     assert result["files"] == ["src/api/new_route.py", "src/billing/tax.py"]
     assert [d["path"] for d in result["documents"]] == ["domain/billing.md", "domain/tax.md", "engineering/api.md"]
-    since_march = drift(bank_of(repo), changed_since="HEAD~1")
+    since_march = drift(repo.bank(), changed_since="HEAD~1")
     assert "src/billing/ledger/post.py" in since_march["files"]
     with pytest.raises(BankError, match="Unknown git ref: no-such-ref"):
-        drift(bank_of(repo), changed_since="no-such-ref")
+        drift(repo.bank(), changed_since="no-such-ref")
 
 
 def test_reverse_mode_works_outside_git_with_given_files(tmp_path):
@@ -276,11 +272,11 @@ def test_reverse_mode_works_outside_git_with_given_files(tmp_path):
 
 
 def test_text_rendering_of_each_mode(repo, tmp_path):
-    text = render_text(drift(bank_of(repo), threshold_days=30))
+    text = render_text(drift(repo.bank(), threshold_days=30))
     assert text.splitlines()[0] == "drift (git): 4 anchored, 2 unanchored, threshold 30 days"
     assert text.splitlines()[2].split() == ["domain/billing.md", "src/billing/", "doc", "2026-01-10", "code",
                                             "2026-07-10", "181", "days", "ahead"]
-    reverse = render_text(drift(bank_of(repo), files=["src/billing/tax.py"]))
+    reverse = render_text(drift(repo.bank(), files=["src/billing/tax.py"]))
     assert reverse.startswith("2 document(s) to review for 1 changed file(s)")
     assert "src/billing/tax.py ← src/billing/tax.py" in reverse
     plain = tmp_path / "plain"
