@@ -25,6 +25,7 @@ from .gitutil import (
     bank_top,
     commit_refused,
     decode,
+    git_refused,
     has_commits,
     relative_to_top,
     resolve_commit,
@@ -69,7 +70,10 @@ def changed(bank: Bank, since: str) -> dict:
             raise commit_refused(since, dates_too=True)
         note = (f"{since} reaches past the first commit; compared with the root commit {commit[:12]} instead "
                 "(what the root commit itself added is not listed).")
-    changes = _git_changes(bank, top, commit)
+    try:
+        changes = _git_changes(bank, top, commit)
+    except GitFailure as exc:
+        raise git_refused(exc) from None
     result: dict = {"since": since, "mode": "git", "changes": changes}
     if note:
         result["note"] = note

@@ -32,6 +32,8 @@ from .gitutil import (
     GitFailure,
     bank_top,
     commit_refused,
+    git_available,
+    git_refused,
     has_commits,
     relative_to_top,
     resolve_commit,
@@ -69,8 +71,9 @@ def drift(bank: Bank, threshold_days: int = 90, scope: str | None = None, files:
     result: dict = {"mode": "none", "threshold_days": threshold_days, "anchored": len(anchored),
                     "unanchored": len(docs) - len(anchored), "drifted": [], "missing": []}
     if top is None:
-        result["note"] = ("The bank is not inside a git repository, so there is no history to compare. "
-                          "Drift needs git history and documents with anchors. " + HOW_TO_ANCHOR)
+        why = "The bank is not inside a git repository" if git_available() else "git is not installed"
+        result["note"] = (f"{why}, so there is no history to compare. Drift needs git history and documents "
+                          "with anchors. " + HOW_TO_ANCHOR)
         return result
     if not anchored:
         where = f" under {scope_path}" if scope_path else ""
@@ -94,7 +97,10 @@ def drift(bank: Bank, threshold_days: int = 90, scope: str | None = None, files:
 
     files_wanted = set(doc_key.values()) | {p for p, k in kinds.items() if k == "file"}
     dirs_wanted = {p for p, k in kinds.items() if k == "dir"}
-    dates = _last_commits(top, files_wanted, dirs_wanted)
+    try:
+        dates = _last_commits(top, files_wanted, dirs_wanted)
+    except GitFailure as exc:
+        raise git_refused(exc) from None
 
     drifted, missing, uncommitted = [], [], 0
     for doc in anchored:
@@ -164,7 +170,9 @@ def _tracked(top: Path) -> set[str] | None:
     try:
         return set(split_z(run_git(top, "ls-tree", "-r", "--name-only", "-z", "--full-tree", "HEAD")))
     except GitFailure:
-        return None
+        if not has_commits(top):
+            return None
+        raise
 
 
 def _last_commits(top: Path, files: set[str], dirs: set[str]) -> dict[str, int]:
@@ -253,7 +261,10 @@ def _reverse(bank: Bank, top: Path | None, anchored: list[Doc], unanchored: int,
         if top is None:
             raise BankError(f"Cannot list files changed since {changed_since}: the bank is not inside a git "
                             "repository. Pass the code files instead.")
-        wanted += changed_files(top, changed_since)
+        try:
+            wanted += changed_files(top, changed_since)
+        except GitFailure as exc:
+            raise git_refused(exc) from None
     for raw in files or ():
         if not isinstance(raw, str) or not raw.strip():
             continue

@@ -129,7 +129,10 @@ def repo_top(path: str | os.PathLike[str]) -> Path | None:
         return None
     try:
         out = run_git(path, "rev-parse", "--show-toplevel")
-    except GitFailure:
+    except GitFailure as exc:
+        if "dubious ownership" in exc.stderr:
+            raise BankError(f"git refuses the repository containing {path}: it belongs to another user. If you "
+                            "trust it, run `git config --global --add safe.directory <repository folder>`.") from None
         return None
     text = decode(out).strip()
     return Path(text) if text else None
@@ -196,6 +199,11 @@ def untracked(top: Path, *pathspec: str) -> list[str]:
     if pathspec:
         args += ["--", *(f":(top,literal){p}" if p else ":(top)" for p in pathspec)]
     return split_z(run_git(top, *args))
+
+
+def git_refused(exc: GitFailure) -> BankError:
+    """A git command failed for a reason the caller cannot fix by changing arguments (corrupt repository…)."""
+    return BankError(f"git failed: {exc.stderr or exc}. Check the repository with `git status` and `git fsck`.")
 
 
 def commit_refused(ref: str, dates_too: bool = False) -> BankError:

@@ -158,3 +158,10 @@ def test_text_rendering(repo):
     assert len(lines) == 3
     assert render_text(changed(repo.bank(), "HEAD~20")).splitlines()[-1].startswith(
         "note: HEAD~20 reaches past the first commit")
+
+
+def test_broken_repository_is_a_clear_refusal(repo):
+    tree = repo.git("rev-parse", "HEAD^{tree}").strip()
+    (repo.path / ".git" / "objects" / tree[:2] / tree[2:]).unlink()
+    with pytest.raises(BankError, match="git failed: .*git fsck"):
+        changed(repo.bank(), "HEAD")

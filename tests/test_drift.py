@@ -209,19 +209,21 @@ def test_log_walk_stops_once_every_path_is_seen(tmp_path, monkeypatch):
     history = [(1_760_000_000 + step * 60, {f"old/d{step % 40}/f{step % 7}.py": str(step)}) for step in range(1500)]
     history.append((1_760_000_000 + 1500 * 60, {"src/a.py": "a", "src/b/c.py": "c"}))
     r.import_history(history)
-    read = []
+    exhausted = []
     real = drift_module.stream_git
 
     @contextlib.contextmanager
-    def counting(*args):
+    def watched(*args):
         with real(*args) as chunks:
-            yield (read.append(len(chunk)) or chunk for chunk in chunks)
+            def reader():
+                yield from chunks
+                exhausted.append(True)  # only reached when git's output was read to its end
+            yield reader()
 
-    monkeypatch.setattr(drift_module, "stream_git", counting)
+    monkeypatch.setattr(drift_module, "stream_git", watched)
     found = _last_commits(r.path, {"src/a.py"}, {"src/b"})
     assert found == {"src/a.py": 1_760_090_000, "src/b": 1_760_090_000}
-    total = len(r.git("log", "-z", "--format=%x1e%ct", "--name-only", "--no-renames", "HEAD"))
-    assert sum(read) < total / 4
+    assert exhausted == []  # stopped (and git killed) without reading the rest of the history
 
 
 def test_bank_outside_git_is_picked_up_after_git_init(tmp_path):
@@ -282,3 +284,10 @@ def test_text_rendering_of_each_mode(repo, tmp_path):
     plain = tmp_path / "plain"
     plain.mkdir()
     assert "note: The bank is not inside a git repository" in render_text(drift(Bank(plain)))
+
+
+def test_broken_repository_is_a_clear_refusal(repo):
+    tree = repo.git("rev-parse", "HEAD^{tree}").strip()
+    (repo.path / ".git" / "objects" / tree[:2] / tree[2:]).unlink()
+    with pytest.raises(BankError, match="git failed: .*git fsck"):
+        drift(repo.bank())
