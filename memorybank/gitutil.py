@@ -54,12 +54,12 @@ def decode(raw: bytes) -> str:
     return raw.decode("utf-8", errors="replace")
 
 
-def run_git(cwd: str | os.PathLike[str], *args: str) -> bytes:
+def run_git(cwd: str | os.PathLike[str], *args: str, timeout: float | None = None) -> bytes:
     """Run one git command in `cwd` and return its stdout bytes; raises GitFailure on a non-zero exit."""
     try:
         proc = subprocess.run(_BASE + args, cwd=cwd, env=_env(), stdin=subprocess.DEVNULL,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
-    except OSError as exc:  # git missing or cwd gone
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False, timeout=timeout)
+    except (OSError, subprocess.SubprocessError) as exc:  # git missing, cwd gone, or too slow
         raise GitFailure(args, -1, str(exc)) from exc
     if proc.returncode != 0:
         raise GitFailure(args, proc.returncode, decode(proc.stderr))
@@ -119,18 +119,19 @@ def stream_git(cwd: str | os.PathLike[str], *args: str) -> Iterator[Iterator[byt
         raise GitFailure(args, code, decode(err))
 
 
-def repo_top(path: str | os.PathLike[str]) -> Path | None:
+def repo_top(path: str | os.PathLike[str], timeout: float | None = None, strict: bool = True) -> Path | None:
     """The top-level folder of the git work tree containing `path`, or None (not in git, or no git).
 
     The result is git's own (symlink-resolved) path; compare it with `os.path.realpath` of a path.
-    A bare repository or a `.git` folder has no work tree and gives None.
+    A bare repository or a `.git` folder has no work tree and gives None. A repository git refuses
+    because another user owns it is a refusal when `strict` (capabilities), None otherwise (the hook).
     """
     if not git_available() or not os.path.isdir(path):
         return None
     try:
-        out = run_git(path, "rev-parse", "--show-toplevel")
+        out = run_git(path, "rev-parse", "--show-toplevel", timeout=timeout)
     except GitFailure as exc:
-        if "dubious ownership" in exc.stderr:
+        if strict and "dubious ownership" in exc.stderr:
             raise BankError(f"git refuses the repository containing {path}: it belongs to another user. If you "
                             "trust it, run `git config --global --add safe.directory <repository folder>`.") from None
         return None

@@ -6,8 +6,9 @@ Standard library only, because the stop hook imports it and must start fast.
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
+
+from .gitutil import repo_top
 
 
 def git_toplevel(path: str | os.PathLike[str]) -> Path | None:
@@ -15,13 +16,7 @@ def git_toplevel(path: str | os.PathLike[str]) -> Path | None:
     folder = Path(os.path.abspath(path))
     while not folder.is_dir() and folder != folder.parent:
         folder = folder.parent
-    try:
-        proc = subprocess.run(["git", "-C", str(folder), "rev-parse", "--show-toplevel"],
-                              capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    top = proc.stdout.strip()
-    return Path(top) if proc.returncode == 0 and top else None
+    return repo_top(folder, timeout=10, strict=False)
 
 
 def project_dir(root: str | os.PathLike[str]) -> Path:
