@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -25,10 +26,16 @@ def git_env(date: str | None = None) -> dict[str, str]:
 class Repo:
     """A git work tree in a temporary folder, committed with fixed dates."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, init: bool = True) -> None:
         self.path = path
-        path.mkdir(parents=True, exist_ok=True)
-        self.git("init", "-q", "-b", "main")
+        if init:
+            path.mkdir(parents=True, exist_ok=True)
+            self.git("init", "-q", "-b", "main")
+
+    def copy(self, target: Path) -> Repo:
+        """An independent copy (work tree and history) at `target`: build once, copy per test."""
+        shutil.copytree(self.path, target, symlinks=True)
+        return Repo(target, init=False)
 
     def git(self, *args: str, date: str | None = None) -> str:
         out = subprocess.run(("git", "-c", "commit.gpgsign=false", "-c", "core.autocrlf=false") + args,

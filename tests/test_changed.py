@@ -15,10 +15,10 @@ from memorybank.errors import BankError
 D1, D2, D3 = "2026-01-10T12:00:00Z", "2026-02-10T12:00:00Z", "2026-03-10T12:00:00Z"
 
 
-@pytest.fixture
-def repo(tmp_path) -> Repo:
+@pytest.fixture(scope="module")
+def template(tmp_path_factory) -> Repo:
     """A bank in `memory_bank/` with three commits; code beside it."""
-    r = Repo(tmp_path / "repo")
+    r = Repo(tmp_path_factory.mktemp("changed") / "repo")
     r.write("memory_bank/domain/README.md", "# Domain\n\n- [Billing](billing.md)\n")
     r.write("memory_bank/domain/billing.md", doc("Billing", body="## Rules\n"))
     r.write("src/app.py", "A = 1\n")
@@ -28,6 +28,12 @@ def repo(tmp_path) -> Repo:
     r.write("src/app.py", "A = 2\n")
     r.commit("three", D3)
     return r
+
+
+@pytest.fixture
+def repo(template, tmp_path) -> Repo:
+    """A private copy of the template repository."""
+    return template.copy(tmp_path / "repo")
 
 
 def kinds(result: dict) -> list[tuple]:

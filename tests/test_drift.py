@@ -21,10 +21,10 @@ MAR = "2026-03-01T12:00:00Z"
 JUL = "2026-07-10T12:00:00Z"
 
 
-@pytest.fixture
-def repo(tmp_path) -> Repo:
+@pytest.fixture(scope="module")
+def template(tmp_path_factory) -> Repo:
     """Documents and their code committed on 2026-01-10; billing code changed again on 2026-07-10."""
-    r = Repo(tmp_path / "repo")
+    r = Repo(tmp_path_factory.mktemp("drift") / "repo")
     r.write("memory_bank/README.md", "# Bank\n")
     r.write("memory_bank/domain/billing.md", doc("Billing", anchors=["src/billing/"]))
     r.write("memory_bank/domain/tax.md", doc("Tax", anchors=["src/billing/tax.py"]))
@@ -41,6 +41,12 @@ def repo(tmp_path) -> Repo:
     r.write("src/billing/ledger/post.py", "def post(): return 1\n")
     r.commit("ledger change", JUL)
     return r
+
+
+@pytest.fixture
+def repo(template, tmp_path) -> Repo:
+    """A private copy of the template repository."""
+    return template.copy(tmp_path / "repo")
 
 
 def test_code_committed_long_after_the_document_is_drift(repo):
