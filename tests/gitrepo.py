@@ -52,8 +52,10 @@ class Repo:
         target.write_text(text, encoding="utf-8")
         return target
 
-    def commit(self, message: str, date: str) -> str:
-        """Stage everything and commit it at `date` (ISO, e.g. `2026-01-10T12:00:00Z`); returns the id."""
+    def commit(self, message: str, date: str, files: dict[str, str] | None = None) -> str:
+        """Write `files`, stage everything and commit at `date` (ISO, e.g. `2026-01-10T12:00:00Z`); returns the id."""
+        for rel, text in (files or {}).items():
+            self.write(rel, text)
         self.git("add", "-A")
         self.git("commit", "-q", "--allow-empty", "-m", message, date=date)
         return self.git("rev-parse", "HEAD").strip()

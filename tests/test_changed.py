@@ -19,21 +19,16 @@ D1, D2, D3 = "2026-01-10T12:00:00Z", "2026-02-10T12:00:00Z", "2026-03-10T12:00:0
 def template(tmp_path_factory) -> Repo:
     """A bank in `memory_bank/` with three commits; code beside it."""
     r = Repo(tmp_path_factory.mktemp("changed") / "repo")
-    r.write("memory_bank/domain/README.md", "# Domain\n\n- [Billing](billing.md)\n")
-    r.write("memory_bank/domain/billing.md", doc("Billing", body="## Rules\n"))
-    r.write("src/app.py", "A = 1\n")
-    r.commit("one", D1)
-    r.write("memory_bank/domain/tax.md", doc("Tax"))
-    r.commit("two", D2)
-    r.write("src/app.py", "A = 2\n")
-    r.commit("three", D3)
+    r.commit("one", D1, {"memory_bank/domain/README.md": "# Domain\n\n- [Billing](billing.md)\n",
+                         "memory_bank/domain/billing.md": doc("Billing", body="## Rules\n"), "src/app.py": "A = 1\n"})
+    r.commit("two", D2, {"memory_bank/domain/tax.md": doc("Tax")})
+    r.commit("three", D3, {"src/app.py": "A = 2\n"})
     return r
 
 
 @pytest.fixture
 def repo(template, tmp_path) -> Repo:
-    """A private copy of the template repository."""
-    return template.copy(tmp_path / "repo")
+    return template.copy(tmp_path / "repo")  # a private copy per test
 
 
 def kinds(result: dict) -> list[tuple]:

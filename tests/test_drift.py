@@ -25,28 +25,23 @@ JUL = "2026-07-10T12:00:00Z"
 def template(tmp_path_factory) -> Repo:
     """Documents and their code committed on 2026-01-10; billing code changed again on 2026-07-10."""
     r = Repo(tmp_path_factory.mktemp("drift") / "repo")
-    r.write("memory_bank/README.md", "# Bank\n")
-    r.write("memory_bank/domain/billing.md", doc("Billing", anchors=["src/billing/"]))
-    r.write("memory_bank/domain/tax.md", doc("Tax", anchors=["src/billing/tax.py"]))
-    r.write("memory_bank/domain/users.md", doc("Users", anchors=["src/users.py"]))
-    r.write("memory_bank/engineering/api.md", doc("API", anchors=["src/api/"]))
-    r.write("memory_bank/engineering/notes.md", doc("Notes"))
-    r.write("src/billing/tax.py", "RATE = 1\n")
-    r.write("src/billing/ledger/post.py", "def post(): ...\n")
-    r.write("src/users.py", "USERS = []\n")
-    r.write("src/api/routes.py", "ROUTES = []\n")
-    r.commit("initial", JAN)
-    r.write("src/api/routes.py", "ROUTES = [1]\n")
-    r.commit("api touch, within threshold", MAR)
-    r.write("src/billing/ledger/post.py", "def post(): return 1\n")
-    r.commit("ledger change", JUL)
+    r.commit("initial", JAN, {
+        "memory_bank/README.md": "# Bank\n",
+        "memory_bank/domain/billing.md": doc("Billing", anchors=["src/billing/"]),
+        "memory_bank/domain/tax.md": doc("Tax", anchors=["src/billing/tax.py"]),
+        "memory_bank/domain/users.md": doc("Users", anchors=["src/users.py"]),
+        "memory_bank/engineering/api.md": doc("API", anchors=["src/api/"]),
+        "memory_bank/engineering/notes.md": doc("Notes"),
+        "src/billing/tax.py": "RATE = 1\n", "src/billing/ledger/post.py": "def post(): ...\n",
+        "src/users.py": "USERS = []\n", "src/api/routes.py": "ROUTES = []\n"})
+    r.commit("api touch, within threshold", MAR, {"src/api/routes.py": "ROUTES = [1]\n"})
+    r.commit("ledger change", JUL, {"src/billing/ledger/post.py": "def post(): return 1\n"})
     return r
 
 
 @pytest.fixture
 def repo(template, tmp_path) -> Repo:
-    """A private copy of the template repository."""
-    return template.copy(tmp_path / "repo")
+    return template.copy(tmp_path / "repo")  # a private copy per test
 
 
 def test_code_committed_long_after_the_document_is_drift(repo):
