@@ -98,40 +98,34 @@ def test_resources_and_prompts(bank):
 
 
 def _measure(root: Path, *extra: str) -> dict:
+    """Measure a real server spawned over stdio."""
     async def go():
         async with Client(params(root, *extra), mode="legacy") as client:
             return await measure(client)
     return run(go)
 
 
+def _measure_in_process(root: Path, off: tuple[str, ...] = (), tools: str | None = None) -> dict:
+    """Measure the same server object in process (the SDK's client in handshake mode; no spawn)."""
+    from memorybank.server.app import MemoryBankServer
+    from memorybank.server.budget import measure_server
+
+    return run(lambda: measure_server(MemoryBankServer(root, off, tools)))
+
+
 def test_token_budgets_full_seed_and_off(bank, tmp_path):
-    full = _measure(bank)
+    async def go():
+        async with Client(params(bank), mode="legacy") as client:
+            return await measure(client), (await client.list_tools()).tools
+    full, listed = run(go)
     assert full["total"] <= BUDGETS["full"]
     assert max(full["tools"].values()) <= BUDGETS["tool"]
     assert len(full["tools"]) == 17
     seed = _measure(tmp_path / "empty" / "memory_bank")
     assert list(seed["tools"]) == ["bank_init"] and seed["total"] <= BUDGETS["seed"]
-    off = _measure(bank, "--off", str(bank.parent))
+    off = _measure_in_process(bank, off=(str(bank.parent),))
     assert off["tools"] == {} and off["total"] <= BUDGETS["off"]
-
-
-def test_off_marker_beside_the_bank_and_whole_segment_matching(bank, tmp_path):
-    assert _measure(bank, "--off", str(bank) + "x")["tools"], "--off must match whole path segments"
-    (bank.parent / ".memorybank-off").write_text("")
-    assert _measure(bank)["tools"] == {}
-
-
-def test_tools_allowlist(bank):
-    read_only = _measure(bank, "--tools", "find,check")
-    assert set(read_only["groups"]) == {"find", "check"}
-    assert _measure(bank, "--tools", "")["tools"] == {}
-
-
-def test_annotations_and_schemas(bank):
-    async def go():
-        async with Client(params(bank), mode="legacy") as client:
-            return (await client.list_tools()).tools
-    tools = {tool.name: tool for tool in run(go)}
+    tools = {tool.name: tool for tool in listed}
     assert tools["bank_route"].annotations.read_only_hint is True
     assert tools["bank_route"].annotations.idempotent_hint is True
     assert tools["bank_edit"].annotations.read_only_hint is False
@@ -141,6 +135,18 @@ def test_annotations_and_schemas(bank):
         assert schema["type"] == "object" and schema["additionalProperties"] is False
         for name, prop in schema["properties"].items():
             assert name == name.lower() and prop.get("description"), (tool.name, name)
+
+
+def test_off_marker_beside_the_bank_and_whole_segment_matching(bank, tmp_path):
+    assert _measure_in_process(bank, off=(str(bank) + "x",))["tools"], "--off must match whole path segments"
+    (bank.parent / ".memorybank-off").write_text("")
+    assert _measure(bank)["tools"] == {}
+
+
+def test_tools_allowlist(bank):
+    read_only = _measure(bank, "--tools", "find,check")
+    assert set(read_only["groups"]) == {"find", "check"}
+    assert _measure_in_process(bank, tools="")["tools"] == {}
 
 
 def test_surface_command_prints_the_table(bank):
