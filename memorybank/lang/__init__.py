@@ -1,0 +1,53 @@
+"""Languages (§7): one tokenizer, dictionaries and concepts for English, Russian and Chinese.
+
+Used by routing (`memorybank.route`), body search (`memorybank.search`) and delivery (token
+estimates). Entry points:
+
+- `lexicon_for(bank)` — the bank's `Lexicon` (built-in dictionary + `dna/vocabulary.md`), cached in
+  `bank.cache` per `dna_generation`; the same object comes back while the vocabulary rows are equal,
+  so indexes can test `lexicon is index.lexicon` to know whether they must re-tokenise.
+- `Lexicon.route_terms(text)`, `Lexicon.concepts(question)` — routing fields and questions.
+- `Lexicon.search_terms(text)`, `Lexicon.search_concepts(query)` — body index and search queries.
+- `why_intent(question)` — does the question ask for a reason (§5)?
+- `estimate_tokens(text)` — the CJK-aware token estimate of §14.2.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from .lexicon import STOPWORDS, Concept, Lexicon, SearchConcept, SearchForm, build_lexicon
+from .tokens import estimate_tokens, scan
+from .vocabulary import VOCABULARY_PATH, parse_vocabulary
+
+if TYPE_CHECKING:
+    from ..bank import Bank
+
+__all__ = [
+    "STOPWORDS", "Concept", "Lexicon", "SearchConcept", "SearchForm", "build_lexicon", "estimate_tokens",
+    "lexicon_for", "parse_vocabulary", "scan", "why_intent",
+]
+
+_CACHE_KEY = "lang.lexicon"
+
+
+def lexicon_for(bank: Bank) -> Lexicon:
+    """The lexicon of a (refreshed) bank: built-in dictionary merged with its `dna/vocabulary.md` rows."""
+    cached = bank.cache.get(_CACHE_KEY)
+    if isinstance(cached, tuple) and cached[0] == bank.dna_generation:
+        return cached[1]
+    text = bank.dna_texts.get(VOCABULARY_PATH)
+    lexicon = build_lexicon(parse_vocabulary(text) if text else ())
+    bank.cache[_CACHE_KEY] = (bank.dna_generation, lexicon)
+    return lexicon
+
+
+_WHY_EN = re.compile(r"\b(?:why|rationale|reasons?|reasoning|decided|decisions?|trade-?offs?|instead\s+of)\b")
+_WHY_MARKERS = ("почему", "зачем", "обоснован", "вместо", "решени", "为什么", "为何", "原因", "理由", "决定", "而不是")
+
+
+def why_intent(question: str) -> bool:
+    """True when the question asks *why* (English, Russian or Chinese markers of §5)."""
+    low = question.lower().replace("ё", "е")
+    return _WHY_EN.search(low) is not None or any(marker in low for marker in _WHY_MARKERS)

@@ -1,0 +1,358 @@
+"""The merged dictionary and everything that turns text into comparable terms (§7).
+
+A *term* is the form two words must share to match:
+- English: the light stem (`english.stem`); identifiers split into parts for routing.
+- Russian: the *canonical stem* of the dictionary row the word belongs to (longest stem the word
+  starts with, else one verbal prefix stripped and retried); a row's stems are synonyms, so
+  `задеплоить` and `развертывание` both become `депло`. Unknown words get `russian.cut_ending`.
+- Chinese: forward maximum matching over the dictionary; a dictionary word becomes its row's
+  canonical word (`决策` → `决定`), leftovers become bigrams.
+
+A `Concept` (§7.5) is one typed word: its own term plus *equivalents*, the terms of the same
+concept in the other two languages. English reaches Chinese and Russian directly; Russian reaches
+Chinese (and back) through the English words of its row.
+
+Lexicons are immutable after construction apart from per-word memo tables; one is built per
+distinct vocabulary (`build_lexicon` is cached on the vocabulary rows).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from . import chinese, english, russian
+from .dictionary import ROWS
+from .tokens import is_compound, is_cyrillic, scan, split_compound
+from .vocabulary import VocabularyRow
+
+STOPWORDS = english.STOPWORDS | russian.STOPWORDS | chinese.STOPWORDS
+
+Row = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # english items, russian stems, chinese words
+
+
+@dataclass(frozen=True, slots=True)
+class Concept:
+    """One typed query word for routing: its term, whether prefix matching is allowed, equivalents."""
+
+    text: str
+    term: str
+    prefix: bool
+    equivalents: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchForm:
+    """A way a search concept can occur in a body: all `terms` present (CJK bigrams), at `tier` weight."""
+
+    terms: tuple[str, ...]
+    tier: int
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConcept:
+    """One typed query token for search: typed form first, then equivalents; `parts` for compounds."""
+
+    text: str
+    forms: tuple[SearchForm, ...]
+    parts: tuple[SearchForm, ...]
+    stop: bool
+
+
+def _split(cell: str) -> tuple[str, ...]:
+    cell = cell.strip()
+    if cell in ("", "-"):
+        return ()
+    return tuple(item.strip().lower().replace("ё", "е") for item in cell.split(",") if item.strip())
+
+
+@functools.lru_cache(maxsize=1)
+def builtin_rows() -> tuple[Row, ...]:
+    """The built-in dictionary rows, parsed once."""
+    rows: list[Row] = []
+    for line in ROWS.strip().splitlines():
+        cells = line.split("|")
+        if len(cells) != 3:
+            raise ValueError(f"dictionary row needs three cells: {line!r}")
+        rows.append((_split(cells[0]), _split(cells[1]), _split(cells[2])))
+    return tuple(rows)
+
+
+def _english_terms(items: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(all English terms of a row, single-word terms usable in the reverse direction)."""
+    every: list[str] = []
+    single: list[str] = []
+    for item in items:
+        words = [w for w in item.replace("-", " ").split() if w not in english.STOPWORDS]
+        terms = [english.stem(w) if w.isascii() and w.isalpha() else w for w in words]
+        every.extend(terms)
+        if len(terms) == 1 and " " not in item:
+            single.append(terms[0])
+    return tuple(dict.fromkeys(every)), tuple(dict.fromkeys(single))
+
+
+class Lexicon:
+    """Built-in dictionary merged with a bank's vocabulary rows; turns text into terms and concepts."""
+
+    def __init__(self, vocabulary: tuple[VocabularyRow, ...] = ()) -> None:
+        ru_canon: dict[str, str] = {}
+        zh_canon: dict[str, str] = {}
+        ru_en: dict[str, dict[str, None]] = {}
+        zh_en: dict[str, dict[str, None]] = {}
+        zh_group: dict[str, dict[str, None]] = {}
+        en_ru: dict[str, dict[str, None]] = {}
+        en_zh: dict[str, dict[str, None]] = {}
+
+        def add(every: tuple[str, ...], single: tuple[str, ...], ru: tuple[str, ...], zh: tuple[str, ...]) -> None:
+            if ru:
+                canon = next((ru_canon[s] for s in ru if s in ru_canon), ru[0])
+                for stem in ru:
+                    ru_canon.setdefault(stem, canon)
+                bucket = ru_en.setdefault(canon, {})
+                bucket.update(dict.fromkeys(every))
+                for term in single:
+                    en_ru.setdefault(term, {})[canon] = None
+            if zh:
+                canon = next((zh_canon[w] for w in zh if w in zh_canon), zh[0])
+                for word in zh:
+                    zh_canon.setdefault(word, canon)
+                    zh_group.setdefault(zh_canon[word], {})[word] = None
+                bucket = zh_en.setdefault(canon, {})
+                bucket.update(dict.fromkeys(every))
+                for term in single:
+                    en_zh.setdefault(term, {})[canon] = None
+
+        for en_items, ru, zh in builtin_rows():
+            every, single = _english_terms(en_items)
+            add(every, single, ru, zh)
+        for language, term, en_items in vocabulary:
+            every, single = _english_terms(en_items)
+            if language == "ru":
+                add(every, single, (term,), ())
+            else:
+                add(every, single, (), (term,))
+
+        self.ru_canon = ru_canon
+        ru_group: dict[str, list[str]] = {}
+        for stem, canon in ru_canon.items():
+            ru_group.setdefault(canon, []).append(stem)
+        self.ru_group = {k: tuple(v) for k, v in ru_group.items()}
+        self.zh_canon = zh_canon
+        self.ru_en = {k: tuple(v) for k, v in ru_en.items()}
+        self.zh_en = {k: tuple(v) for k, v in zh_en.items()}
+        self.zh_group = {k: tuple(v) for k, v in zh_group.items()}
+        self.en_ru = {k: tuple(v) for k, v in en_ru.items()}
+        self.en_zh = {k: tuple(v) for k, v in en_zh.items()}
+        self.zh_words = frozenset(zh_canon) | chinese.STOPWORDS
+        self.zh_max = min(max((len(w) for w in self.zh_words), default=1), 8)
+        self._ru_lengths = sorted({len(s) for s in ru_canon}, reverse=True)
+        self._route_word: dict[str, tuple[tuple[str, str, str], ...]] = {}
+        self._route_cjk: dict[str, tuple[tuple[str, str, str], ...]] = {}
+        self._search_word: dict[str, tuple[str, ...]] = {}
+
+    # -- single words ----------------------------------------------------------------------------
+
+    def russian_stem(self, word: str) -> str | None:
+        """Canonical stem of a Russian word: longest dictionary stem it starts with, else after one prefix."""
+        found = self._longest_stem(word)
+        if found is None:
+            for prefix in russian.VERBAL_PREFIXES:
+                if word.startswith(prefix) and len(word) - len(prefix) >= 4:
+                    found = self._longest_stem(word[len(prefix):])
+                    if found is not None:
+                        break
+        return found
+
+    def _longest_stem(self, word: str) -> str | None:
+        size = len(word)
+        for length in self._ru_lengths:
+            if length <= size:
+                canon = self.ru_canon.get(word[:length])
+                if canon is not None:
+                    return canon
+        return None
+
+    def term(self, word: str) -> tuple[str, str]:
+        """`(term, language)` of one lowercase word part; language is en, ru, ru? (unknown) or other."""
+        if word.isascii():
+            if word.isalpha():
+                return english.stem(word), "en"
+            return word, "other"
+        if is_cyrillic(word):
+            stem = self.russian_stem(word)
+            if stem is not None:
+                return stem, "ru"
+            return russian.cut_ending(word), "ru?"
+        return word, "other"
+
+    # -- routing ---------------------------------------------------------------------------------
+
+    def _route_word_terms(self, word: str) -> tuple[tuple[str, str, str], ...]:
+        cached = self._route_word.get(word)
+        if cached is not None:
+            return cached
+        parts = split_compound(word) if is_compound(word) else [word.lower()]
+        out = []
+        for part in parts:
+            part = part.replace("ё", "е")
+            if part in STOPWORDS or (len(part) == 1 and not part.isdigit()):
+                continue
+            term, language = self.term(part)
+            out.append((term, part, language))
+        result = tuple(out)
+        self._route_word[word] = result
+        return result
+
+    def _route_cjk_terms(self, run: str) -> tuple[tuple[str, str, str], ...]:
+        cached = self._route_cjk.get(run)
+        if cached is not None:
+            return cached
+        out = []
+        for piece, is_word in chinese.segment(run, self.zh_words, self.zh_max):
+            if is_word:
+                if piece in chinese.STOPWORDS:
+                    continue
+                out.append((self.zh_canon.get(piece, piece), piece, "zh"))
+            else:
+                out.extend((gram, gram, "cjk") for gram in chinese.bigrams(piece))
+        result = tuple(out)
+        self._route_cjk[run] = result
+        return result
+
+    def route_terms(self, text: str) -> list[tuple[str, str, str]]:
+        """`(term, surface, language)` for every content word of a metadata field, in order."""
+        out: list[tuple[str, str, str]] = []
+        for is_cjk, piece in scan(text):
+            out.extend(self._route_cjk_terms(piece) if is_cjk else self._route_word_terms(piece))
+        return out
+
+    def equivalents(self, term: str, language: str) -> tuple[str, ...]:
+        """Terms of the same concept in the other languages (empty for unknown words)."""
+        found: dict[str, None] = {}
+        if language == "en":
+            found.update(dict.fromkeys(self.en_ru.get(term, ())))
+            found.update(dict.fromkeys(self.en_zh.get(term, ())))
+        elif language in ("ru", "zh"):
+            own = self.ru_en if language == "ru" else self.zh_en
+            other = self.en_zh if language == "ru" else self.en_ru
+            words = own.get(term, ())
+            found.update(dict.fromkeys(words))
+            for word in words:
+                found.update(dict.fromkeys(other.get(word, ())))
+        found.pop(term, None)
+        return tuple(found)
+
+    def concepts(self, question: str) -> list[Concept]:
+        """The routing concepts of a question: stopwords dropped, one concept per distinct term."""
+        out: list[Concept] = []
+        seen: set[str] = set()
+        for term, surface, language in self.route_terms(question):
+            if term in seen:
+                continue
+            seen.add(term)
+            out.append(Concept(surface, term, len(surface) >= 4, self.equivalents(term, language)))
+        return out
+
+    # -- search ----------------------------------------------------------------------------------
+
+    def needles(self, term: str) -> tuple[tuple[str, bool, bool], ...]:
+        """Literals that find `term` in lowercased text: `(literal, at word start, at word end)`.
+
+        Used to place a search hit on a line without re-tokenising the body. Latin stems match at a
+        word start (`round` finds rounded, rounding); a whole identifier or number also needs a word
+        end; a Russian canonical stem matches any stem of its row anywhere in a word (a verbal
+        prefix may come first); anything else (CJK words) matches literally.
+        """
+        group = self.ru_group.get(term)
+        if group is not None:
+            return tuple((stem, False, False) for stem in group)
+        if term.isascii():
+            return ((term, True, not term.isalpha()),)
+        return ((term, is_cyrillic(term), False),)
+
+    def _search_word_terms(self, word: str) -> tuple[str, ...]:
+        cached = self._search_word.get(word)
+        if cached is not None:
+            return cached
+        low = word.lower().replace("ё", "е")
+        if is_compound(word):
+            terms = [low] + [self.term(part.replace("ё", "е"))[0] for part in split_compound(word)]
+        else:
+            terms = [self.term(low)[0]]
+        result = tuple(terms)
+        self._search_word[word] = result
+        return result
+
+    def search_terms(self, text: str) -> tuple[list[str], int]:
+        """Index terms of body text and its length in tokens (identifiers count once, parts are extra)."""
+        terms: list[str] = []
+        length = 0
+        for is_cjk, piece in scan(text):
+            if is_cjk:
+                grams = chinese.bigrams(piece)
+                terms.extend(grams)
+                length += len(grams)
+            else:
+                terms.extend(self._search_word_terms(piece))
+                length += 1
+        return terms, length
+
+    def _zh_forms(self, words: tuple[str, ...], tier: int) -> list[SearchForm]:
+        return [SearchForm(tuple(chinese.bigrams(w)), tier, w) for w in words]
+
+    def search_concepts(self, query: str) -> list[SearchConcept]:
+        """Search concepts of a query: typed form (tier 10), equivalents (6), compound parts (1)."""
+        out: list[SearchConcept] = []
+        seen: set[tuple[str, ...]] = set()
+
+        def emit(concept: SearchConcept) -> None:
+            key = concept.forms[0].terms
+            if key not in seen:
+                seen.add(key)
+                out.append(concept)
+
+        for is_cjk, piece in scan(query):
+            if not is_cjk:
+                low = piece.lower().replace("ё", "е")
+                if is_compound(piece):
+                    parts = tuple(dict.fromkeys(self.term(p.replace("ё", "е"))[0] for p in split_compound(piece)))
+                    emit(SearchConcept(piece, (SearchForm((low,), 10, low),),
+                                       tuple(SearchForm((p,), 1, p) for p in parts), False))
+                    continue
+                term, language = self.term(low)
+                forms = [SearchForm((term,), 10, term)]
+                for eq in self.equivalents(term, language):
+                    if eq in self.zh_group:
+                        forms.extend(self._zh_forms(self.zh_group[eq], 6))
+                    else:
+                        forms.append(SearchForm((eq,), 6, eq))
+                stop = low in STOPWORDS or (len(low) == 1 and not low.isdigit())
+                emit(SearchConcept(piece, tuple(_unique_forms(forms)), (), stop))
+                continue
+            for word, is_word in chinese.segment(piece, self.zh_words, self.zh_max):
+                forms = self._zh_forms((word,), 10)
+                if is_word and word not in chinese.STOPWORDS:
+                    canon = self.zh_canon.get(word, word)
+                    siblings = tuple(w for w in self.zh_group.get(canon, ()) if w != word)
+                    forms.extend(self._zh_forms(siblings, 6))
+                    for eq in self.equivalents(canon, "zh"):
+                        forms.append(SearchForm((eq,), 6, eq))
+                emit(SearchConcept(word, tuple(_unique_forms(forms)), (), is_word and word in chinese.STOPWORDS))
+        return out
+
+
+def _unique_forms(forms: list[SearchForm]) -> list[SearchForm]:
+    seen: set[tuple[str, ...]] = set()
+    out = []
+    for form in forms:
+        if form.terms not in seen:
+            seen.add(form.terms)
+            out.append(form)
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def build_lexicon(vocabulary: tuple[VocabularyRow, ...] = ()) -> Lexicon:
+    """The lexicon for a vocabulary (cached: banks with equal vocabularies share one object)."""
+    return Lexicon(vocabulary)

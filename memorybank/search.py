@@ -1,0 +1,404 @@
+"""Body search (§6): "where does this string occur" over document bodies, ranked BM25-style.
+
+The index is an in-memory inverted index over bodies (frontmatter excluded; templates and
+`_inbox/` never indexed), built on first use and then updated from refreshes: only documents a
+refresh reported are re-read and re-indexed (`SearchIndex.derived` counts them). Postings are two
+parallel `array('i')` per term (document ids, term frequencies); a changed document gets a new id
+and its old postings are skipped until a compaction drops them.
+
+Terms (`Lexicon.search_terms`): lowercase words (English stemmed, Russian stemmed by the
+dictionary), identifiers whole plus their parts (`ft-042` → `ft-042`, `ft`, `042`), CJK runs as
+overlapping bigrams (a one-character run as itself).
+
+Ranking, per SPEC §6:
+- each query concept scores its best form: typed × 10, an equivalent in another language × 6; a
+  compound token that no document holds whole scores the sum of its parts × 1. A form's score is
+  BM25 (k1 1.2, b 0.75); a CJK form needs all of its bigrams and scores their mean.
+- stopwords are dropped unless nothing else remains.
+- documents matching every concept form the pool and rank first; the rest follow (or, with no
+  pool, are all there is) ranked by score × the idf-weighted share of concepts they match.
+- bonuses, multiplicative on the score so they never lift a document that matched nothing:
+  + 0.5 when a run of ≥ 2 consecutive query words occurs verbatim in the body (the *phrase*),
+  + 0.3 × the share of concepts found in the title, + 0.15 × the share found in the purpose;
+  archived × 0.3. Bonuses need the text, so only the leading candidates (3 × limit, at least 30)
+  are read and re-ranked.
+- each result names the best line: the body line whose matched concepts carry the most idf × tier
+  (found with `str.find` over the lowercased body, `Lexicon.needles`), and that line as
+  `excerpt` (≤ 240 characters, cut around the first match).
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections import Counter
+
+from .bank import Bank
+from .derived import DerivedIndex
+from .lang import Lexicon, SearchConcept, SearchForm
+from .lang.chinese import STOPWORDS as ZH_STOPWORDS
+from .lang.chinese import segment
+from .lang.lexicon import STOPWORDS
+from .lang.tokens import SCAN, normalize
+from .query import check_query
+from .records import Doc
+
+DEFAULT_LIMIT = 10
+MAX_LIMIT = 50
+K1, B = 1.2, 0.75
+ARCHIVED_FACTOR = 0.3
+PHRASE_BONUS, TITLE_BONUS, PURPOSE_BONUS = 0.5, 0.3, 0.15
+EXCERPT_MAX = 240
+HINT = "No document body contains these words; try bank_route to rank documents by topic."
+
+
+class SearchIndex(DerivedIndex):
+    """Per-bank body index: ids, lengths and `term → (ids, tfs)` postings."""
+
+    cache_key = "search.index"
+
+    def _reset(self) -> None:
+        self.ids: dict[str, int] = {}
+        self.paths: list[str | None] = []
+        self.lengths: list[int] = []
+        self.unique: list[int] = []
+        self.meta: list[tuple[frozenset[str], frozenset[str]]] = []  # title and purpose terms
+        self.postings: dict[str, tuple[array, array]] = {}
+        self.live = 0
+        self.total_length = 0
+        self.dead_postings = 0
+        self.total_postings = 0
+
+    def body(self, path: str, doc: Doc) -> str | None:
+        """The body of a document as on disk now, `\n`-separated (None if it cannot be read)."""
+        try:
+            text = self.bank.read_text(path)
+        except OSError:
+            return None
+        if "\r" in text:
+            text = text.replace("\r\n", "\n")
+        parts = text.split("\n", doc.body_line - 1)
+        return parts[-1] if len(parts) == doc.body_line else ""
+
+    def _add(self, path: str, doc: Doc) -> bool:
+        assert self.lexicon is not None
+        body = self.body(path, doc)
+        if body is None:
+            return False
+        terms, length = self.lexicon.search_terms(body)
+        counts = Counter(terms)
+        ident = len(self.paths)
+        self.ids[path] = ident
+        self.paths.append(path)
+        self.meta.append((frozenset(self.lexicon.search_terms(doc.title)[0]),
+                          frozenset(self.lexicon.search_terms(doc.purpose or "")[0])))
+        self.lengths.append(length)
+        self.unique.append(len(counts))
+        self.live += 1
+        self.total_length += length
+        self.total_postings += len(counts)
+        postings = self.postings
+        for term, tf in counts.items():
+            entry = postings.get(term)
+            if entry is None:
+                entry = postings[term] = (array("i"), array("i"))
+            entry[0].append(ident)
+            entry[1].append(tf)
+        return True
+
+    def _remove(self, path: str) -> None:
+        ident = self.ids.pop(path, None)
+        if ident is None:
+            return
+        self.paths[ident] = None
+        self.live -= 1
+        self.total_length -= self.lengths[ident]
+        self.dead_postings += self.unique[ident]
+        if self.dead_postings > 50_000 and self.dead_postings * 2 > self.total_postings:
+            self._compact()
+
+    def _compact(self) -> None:
+        """Drop postings of replaced or removed documents (ids stay stable)."""
+        paths = self.paths
+        for term in list(self.postings):
+            ids, tfs = self.postings[term]
+            keep = [i for i, ident in enumerate(ids) if paths[ident] is not None]
+            if not keep:
+                del self.postings[term]
+            elif len(keep) != len(ids):
+                self.postings[term] = (array("i", (ids[i] for i in keep)), array("i", (tfs[i] for i in keep)))
+        self.total_postings -= self.dead_postings
+        self.dead_postings = 0
+
+    def idf(self, df: int) -> float:
+        return math.log(1 + (self.live - df + 0.5) / (df + 0.5))
+
+    def term_scores(self, term: str) -> tuple[dict[int, float], int]:
+        """BM25 of one term per live document, and its live document frequency."""
+        entry = self.postings.get(term)
+        if entry is None:
+            return {}, 0
+        paths, lengths = self.paths, self.lengths
+        average = self.total_length / self.live if self.live else 1.0
+        norm = K1 * (1 - B)
+        slope = K1 * B / (average or 1.0)
+        live: list[tuple[int, int]] = [(ident, tf) for ident, tf in zip(*entry) if paths[ident] is not None]
+        idf = self.idf(len(live))
+        top = idf * (K1 + 1)
+        return {ident: top * tf / (tf + norm + slope * lengths[ident]) for ident, tf in live}, len(live)
+
+    def form_scores(self, form: SearchForm) -> tuple[dict[int, float], float]:
+        """Scores of one form (all its terms required, mean BM25) and its idf (0 when nothing matched)."""
+        if len(form.terms) == 1:
+            scores, df = self.term_scores(form.terms[0])
+            return scores, self.idf(df) if df else 0.0
+        merged: dict[int, float] | None = None
+        idfs = []
+        for term in form.terms:
+            scores, df = self.term_scores(term)
+            if not df:
+                return {}, 0.0
+            idfs.append(self.idf(df))
+            merged = scores if merged is None else {k: v + scores[k] for k, v in merged.items() if k in scores}
+            if not merged:
+                return {}, 0.0
+        assert merged is not None
+        count = len(form.terms)
+        return {k: v / count for k, v in merged.items()}, sum(idfs) / count
+
+
+def _concept_scores(index: SearchIndex, concept: SearchConcept) -> tuple[dict[int, float], float]:
+    """Best tier-weighted form score per document, and the concept's idf weight."""
+    best: dict[int, float] = {}
+    weight = 0.0
+    whole_known = concept.forms[0].terms[0] in index.postings
+    if concept.parts and not whole_known:
+        for form in concept.parts:
+            scores, idf = index.form_scores(form)
+            weight = max(weight, idf)
+            for ident, value in scores.items():
+                best[ident] = best.get(ident, 0.0) + form.tier * value
+        return best, weight
+    for form in concept.forms:
+        scores, idf = index.form_scores(form)
+        weight = max(weight, idf)
+        for ident, value in scores.items():
+            value *= form.tier
+            if value > best.get(ident, 0.0):
+                best[ident] = value
+    return best, weight
+
+
+def _phrases(lexicon: Lexicon, query: str) -> list[str]:
+    """Runs of ≥ 2 consecutive non-stopword words of the query, lowercased, as typed (for the phrase bonus)."""
+    text = normalize(query).lower()
+    runs: list[str] = []
+    start = end = -1
+    count = 0
+
+    def close() -> None:
+        if count >= 2:
+            runs.append(text[start:end])
+
+    for match in SCAN.finditer(text):
+        cjk, word = match.groups()
+        if word is not None:
+            if word.strip("_") in STOPWORDS:
+                close()
+                start, count = -1, 0
+                continue
+            if start < 0:
+                start = match.start()
+            end, count = match.end(), count + 1
+            continue
+        offset = match.start()
+        for piece, is_word in segment(cjk, lexicon.zh_words, lexicon.zh_max):
+            if is_word and piece in ZH_STOPWORDS:
+                close()
+                start, count = -1, 0
+            else:
+                if start < 0:
+                    start = offset
+                end, count = offset + len(piece), count + (1 if is_word else len(piece) // 2 or 1)
+            offset += len(piece)
+    close()
+    return runs
+
+
+def _covers(form: SearchForm, terms: set[str]) -> bool:
+    return all(term in terms for term in form.terms)
+
+
+def _concept_in(concept: SearchConcept, terms: set[str]) -> bool:
+    if any(_covers(form, terms) for form in concept.forms):
+        return True
+    return bool(concept.parts) and any(_covers(part, terms) for part in concept.parts)
+
+
+def search(bank: Bank, query: str, limit: int = DEFAULT_LIMIT, doc_kind: str | None = None,
+           layer: str | None = None, status: str | None = None) -> dict:
+    """Find where words or literals occur in bodies (§6): `{results: [...]}`, plus `hint` when empty."""
+    limit = check_query(query, limit, MAX_LIMIT, layer, what="Query")
+    bank.refresh()
+    index = SearchIndex.of(bank)
+    assert index.lexicon is not None
+    concepts = index.lexicon.search_concepts(query)
+    content = [c for c in concepts if not c.stop] or concepts
+    if not content or not index.live:
+        return {"results": [], "hint": HINT}
+
+    per_concept: list[dict[int, float]] = []
+    weights: list[float] = []
+    floor = index.idf(0)
+    for concept in content:
+        scores, weight = _concept_scores(index, concept)
+        per_concept.append(scores)
+        weights.append(weight or floor)
+    total_weight = sum(weights)
+
+    docs = bank.docs
+    candidates: list[tuple[int, float, str, Doc, float]] = []  # (pool rank, score, path, doc, share)
+    seen: set[int] = set()
+    for scores in per_concept:
+        for ident in scores:
+            if ident in seen:
+                continue
+            seen.add(ident)
+            path = index.paths[ident]
+            doc = docs.get(path) if path is not None else None
+            if doc is None or (doc_kind is not None and doc.doc_kind != doc_kind) \
+                    or (layer is not None and doc.layer != layer) or (status is not None and doc.status != status):
+                continue
+            base = 0.0
+            matched_weight = 0.0
+            matched = 0
+            for i, concept_scores in enumerate(per_concept):
+                value = concept_scores.get(ident)
+                if value is not None:
+                    base += value
+                    matched_weight += weights[i]
+                    matched += 1
+            share = matched_weight / total_weight if total_weight else 1.0
+            in_pool = matched == len(content)
+            candidates.append((0 if in_pool else 1, base if in_pool else base * share, path, doc, share))
+    if not candidates:
+        return {"results": [], "hint": HINT}
+    candidates.sort(key=lambda c: (c[0], -c[1], c[2]))
+
+    lexicon = index.lexicon
+    phrases = _phrases(lexicon, query)
+    bodies: dict[str, _Body] = {}
+    rerank = max(3 * limit, 30)
+    ranked: list[tuple[int, float, str, Doc]] = []
+    for position, (group, score, path, doc, _) in enumerate(candidates):
+        if position < rerank:
+            factor = 1.0
+            if phrases:
+                body = bodies[path] = _Body(index.body(path, doc) or "")
+                if any(p in body.low for p in phrases):
+                    factor += PHRASE_BONUS
+            title_terms, purpose_terms = index.meta[index.ids[path]]
+            factor += TITLE_BONUS * sum(_concept_in(c, title_terms) for c in content) / len(content)
+            factor += PURPOSE_BONUS * sum(_concept_in(c, purpose_terms) for c in content) / len(content)
+            score *= factor
+        if doc.status == "archived":
+            score *= ARCHIVED_FACTOR
+        ranked.append((group, score, path, doc))
+    ranked.sort(key=lambda r: (r[0], -round(r[1], 9), r[2]))
+
+    results = []
+    needles = _line_needles(lexicon, content)
+    for _, score, path, doc in ranked[:limit]:
+        body = bodies[path] if path in bodies else _Body(index.body(path, doc) or "")
+        line, excerpt = _best_line(needles, weights, body, doc.body_line, content)
+        results.append({"path": path, "title": doc.title, "doc_kind": doc.doc_kind, "layer": doc.layer,
+                        "status": doc.status, "score": round(score, 3), "line": line, "excerpt": excerpt})
+    return {"results": results}
+
+
+Needle = tuple[int, str, bool, bool]  # (tier, literal, at word start, at word end)
+
+
+def _line_needles(lexicon: Lexicon, content: list[SearchConcept]) -> list[list[Needle]]:
+    """Per concept: the literals of its typed form, equivalents and parts, with their tiers."""
+    out = []
+    for concept in content:
+        needles: dict[tuple[str, bool, bool], int] = {}
+        for form in (*concept.forms, *concept.parts):
+            if any(ch >= "\u2e80" for ch in form.label):
+                found: tuple[tuple[str, bool, bool], ...] = ((form.label, False, False),)
+            else:
+                found = lexicon.needles(form.terms[0])
+            for needle in found:
+                needles[needle] = max(needles.get(needle, 0), form.tier)
+        out.append([(tier, *needle) for needle, tier in needles.items()])
+    return out
+
+
+def _is_word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+class _Body:
+    """A body read for one query, with its lowercased form computed once."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._low: str | None = None
+
+    @property
+    def low(self) -> str:
+        if self._low is None:
+            low = self.text.lower()
+            self._low = low.replace("ё", "е") if "ё" in low else low
+        return self._low
+
+
+def _best_line(needles: list[list[Needle]], weights: list[float], body: _Body, first_line: int,
+               content: list[SearchConcept]) -> tuple[int, str]:
+    """The 1-based file line whose matched concepts weigh most (first on ties), and its excerpt.
+
+    Each concept's literals (`Lexicon.needles`) are found with `str.find` over the lowercased body
+    and placed on a line by counting the newlines before them (lowercasing never adds or drops a
+    newline); a line scores Σ concept idf × the strongest tier found on it. No re-tokenising.
+    """
+    low = body.low
+    size = len(low)
+    scores: dict[int, float] = {}
+    for concept_needles, weight in zip(needles, weights):
+        best: dict[int, int] = {}
+        for tier, literal, word_start, word_end in concept_needles:
+            at = low.find(literal)
+            line, counted = 0, 0
+            while at >= 0:
+                end = at + len(literal)
+                if not ((word_start and at and _is_word_char(low[at - 1]))
+                        or (word_end and end < size and _is_word_char(low[end]))):
+                    line += low.count("\n", counted, at)
+                    counted = at
+                    if tier > best.get(line, 0):
+                        best[line] = tier
+                at = low.find(literal, end)
+        for line, tier in best.items():
+            scores[line] = scores.get(line, 0.0) + weight * tier
+    if not scores:
+        return first_line, ""
+    index = min(scores, key=lambda i: (-scores[i], i))
+    return first_line + index, _excerpt(body.text.split("\n")[index], content)
+
+
+def _excerpt(line: str, content: list[SearchConcept]) -> str:
+    """The line, trimmed; a long line is cut to ≤ 240 characters around the first concept it contains."""
+    text = line.strip()
+    if len(text) <= EXCERPT_MAX:
+        return text
+    low = text.lower()
+    positions = [low.find(form.label) for c in content for form in c.forms if form.label and form.label in low]
+    first = min(positions) if positions else 0
+    start = max(0, first - 60)
+    head = "…" if start else ""
+    room = EXCERPT_MAX - len(head)
+    chunk = text[start:start + room]
+    if start + room < len(text):
+        chunk = chunk[:-1] + "…"
+    return head + chunk
