@@ -18,8 +18,8 @@ from . import __version__
 from .errors import BankError
 
 PROG = "mcp-memorybank"
-ACTIONS = ("stats", "read", "validate", "surface", "install_hook", "adoption", "create", "promote", "discard",
-           "list_inbox", "init", "materialize_flows", "graph", "drift", "changed")
+ACTIONS = ("stats", "route", "search", "read", "validate", "surface", "install_hook", "adoption", "create", "promote",
+           "discard", "list_inbox", "init", "materialize_flows", "graph", "drift", "changed")
 WRITERS = ("create", "promote", "discard", "init", "materialize_flows")
 NEEDS_NO_BANK = ("install_hook", "init")  # wiring may come before `bank_init` creates the bank
 
@@ -39,6 +39,9 @@ def _style(enabled: bool) -> Callable[..., str]:
 @click.option("--root", type=click.Path(file_okay=False), default=None,
               help="Bank folder (default: $MEMORYBANK_ROOT, else ./memory_bank).")
 @click.option("--stats", "a_stats", is_flag=True, help="Print what the index holds.")
+@click.option("--route", "a_route", metavar="QUESTION", help="Rank documents by metadata for a question.")
+@click.option("--search", "a_search", metavar="QUERY", help="Find where words or literals occur in bodies.")
+@click.option("--layer", help="With --route/--search: only this layer (dna, knowledge, decision, …).")
 @click.option("--read", "a_read", multiple=True, metavar="PATH", help="Read a document (repeat for a batch).")
 @click.option("--section", help="With --read: one ## section.")
 @click.option("--lines", "line_range", metavar="A-B", help="With --read: a line range such as 40-80.")
@@ -63,13 +66,14 @@ def _style(enabled: bool) -> Callable[..., str]:
               help="Count bank use through vs around the server in transcript FILES (default: this project's).")
 @click.option("--create", "a_create", metavar="PATH",
               help="Create a governed document (needs --kind --title --purpose).")
-@click.option("--kind", help="With --create/--promote: doc_kind.")
+@click.option("--kind", help="With --create/--promote: doc_kind. With --route/--search: only this doc_kind.")
 @click.option("--title", help="With --create/--promote: title.")
 @click.option("--purpose", help="With --create/--promote: one line on when to read it.")
 @click.option("--derived", metavar="A,B", help="With --create/--promote: derived_from paths, comma-separated.")
 @click.option("--canonical", metavar="K,L", help="With --create/--promote: canonical_for keys, comma-separated.")
 @click.option("--anchors", metavar="P,Q", help="With --create: code paths, comma-separated.")
-@click.option("--status", help="With --create (default draft) / --promote (default active): status.")
+@click.option("--status", help="With --create (default draft) / --promote (default active): status. "
+              "With --route/--search: only this status.")
 @click.option("--set", "extra", multiple=True, metavar="KEY=VALUE", help="With --create: another frontmatter key.")
 @click.option("--body-file", type=click.Path(dir_okay=False), help="With --create: the body, from a file.")
 @click.option("--inbox", is_flag=True, help="With --create: file the note in _inbox/.")
@@ -89,7 +93,8 @@ def _style(enabled: bool) -> Callable[..., str]:
 @click.option("--depth", type=click.IntRange(1, 6), default=2, show_default=True, help="With --graph: hops to walk.")
 @click.option("--format", "graph_format", type=click.Choice(["text", "mermaid", "dot"]), default="text",
               show_default=True, help="With --graph: output as text, a Mermaid flowchart or Graphviz DOT.")
-@click.option("--limit", type=click.IntRange(min=1), help="Cap on results (--graph: nodes, default 60).")
+@click.option("--limit", type=click.IntRange(min=1),
+              help="Cap on results (--route 5, max 25; --search 10, max 50; --graph: nodes, default 60).")
 @click.option("--drift", "a_drift", is_flag=True, help="Documents whose anchored code moved on (git).")
 @click.option("--threshold-days", type=click.IntRange(min=0), default=90, show_default=True,
               help="With --drift: days the code may be ahead of its document.")
@@ -101,7 +106,7 @@ def _style(enabled: bool) -> Callable[..., str]:
 @click.version_option(__version__, prog_name=PROG)
 def command(root: str | None, as_json: bool, **opts: Any) -> None:
     """Serve a memory bank over MCP (no action flag), or run one action on it."""
-    chosen = [name for name in ACTIONS if opts.get(f"a_{name}")]
+    chosen = [name for name in ACTIONS if opts.get(f"a_{name}") not in (None, False, ())]
     if len(chosen) > 1:
         raise Usage(f"choose one action, not {' and '.join('--' + c.replace('_', '-') for c in chosen)}")
     bank_root = root or os.environ.get("MEMORYBANK_ROOT") or "memory_bank"
@@ -145,6 +150,17 @@ def _run(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., str]
         from .stats import stats
         result = stats(bank)
         return result, render.stats(result, style), 0
+    if action in ("route", "search"):
+        filters = {"doc_kind": opts["kind"], "layer": opts["layer"], "status": opts["status"]}
+        if opts["limit"] is not None:
+            filters["limit"] = opts["limit"]
+        if action == "route":
+            from .route import route
+            result = route(bank, opts["a_route"], **filters)
+            return result, render.route(result, style), 0
+        from .search import search
+        result = search(bank, opts["a_search"], **filters)
+        return result, render.search(result, style), 0
     if action == "read":
         from .read import read
         paths = list(opts["a_read"])

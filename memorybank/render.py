@@ -166,3 +166,31 @@ def inbox(result: dict[str, Any], style: Style = plain) -> str:
         return "inbox is empty"
     rows = [[f"{n['age_days']}d", n["path"], n["title"]] for n in result["notes"]]
     return "\n".join(table(rows) + [f"{result['count']} notes"])
+
+
+def _facets(item: dict[str, Any]) -> str:
+    return " · ".join(value or "-" for value in (item.get("doc_kind"), item.get("layer"), item.get("status")))
+
+
+def route(result: dict[str, Any], style: Style = plain) -> str:
+    """One block per result: score, path and title; kind · layer · status; the `why` line."""
+    if not result["results"]:
+        return style(result.get("hint", "No match."), fg="yellow")
+    lines: list[str] = []
+    for item in result["results"]:
+        lines.append(f"{item['score']:>7.2f}  " + style(item["path"], bold=True) + f"  {item['title']}")
+        lines.append(f"         {_facets(item)}" + (f"  → read § {item['section']}" if item.get("section") else ""))
+        lines.append(f"         {item['why']}")
+    return "\n".join(lines)
+
+
+def search(result: dict[str, Any], style: Style = plain) -> str:
+    """One block per result: score, path and title with kind · layer · status; `path:line` and the excerpt."""
+    if not result["results"]:
+        return style(result.get("hint", "No match."), fg="yellow")
+    lines: list[str] = []
+    for item in result["results"]:
+        lines.append(f"{item['score']:>7.2f}  " + style(item["path"], bold=True) + f"  {item['title']}"
+                     + f"  ({_facets(item)})")
+        lines.append(f"         {item['path']}:{item['line']}  {item['excerpt']}")
+    return "\n".join(lines)

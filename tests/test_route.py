@@ -1,0 +1,369 @@
+"""Routing (§5): metadata-only ranking, multipliers, languages, explanations and the once-per-parse rule."""
+
+import shutil
+
+import pytest
+from conftest import FIXTURE, REPO, doc, write_bank
+
+import memorybank.route as route_module
+from memorybank.bank import Bank
+from memorybank.errors import BankError
+from memorybank.route import RouteIndex, route
+
+STARTER = REPO / "starter"
+
+
+def top(bank, question, **kw):
+    results = route(bank, question, **kw)["results"]
+    return results[0]["path"] if results else None
+
+
+def paths(bank, question, **kw):
+    return [r["path"] for r in route(bank, question, **kw)["results"]]
+
+
+def score(bank, question, path, **kw):
+    return next(r["score"] for r in route(bank, question, **kw)["results"] if r["path"] == path)
+
+
+@pytest.fixture(scope="module")
+def fixture_bank():
+    bank = Bank(FIXTURE)
+    bank.refresh()
+    return bank
+
+
+# -- the fixture bank ---------------------------------------------------------------------------------
+
+
+def test_canonical_owner_ranks_first_for_its_key_words(fixture_bank):
+    result = route(fixture_bank, "filter thresholds")
+    first = result["results"][0]
+    assert first["path"] == "domain/billing.md"
+    assert first["why"] == 'owns canonical_for: filter_thresholds; purpose: "filter, thresholds"; ' \
+                           'section: "Filter thresholds"'
+    assert first["section"] == "Filter thresholds"
+    assert set(first) == {"path", "title", "purpose", "doc_kind", "layer", "status", "score", "why", "section"}
+
+
+def test_compound_keys_single_word_does_not_outrank_a_direct_title_match(fixture_bank):
+    # billing.md only shares "rounding" with one word of its key invoice_rounding: 5 × 1/2 × 1.5.
+    ranked = paths(fixture_bank, "rounding")
+    assert ranked.index("engineering/rounding.md") < ranked.index("domain/billing.md")
+    assert score(fixture_bank, "rounding", "domain/billing.md") == 3.75
+    assert score(fixture_bank, "rounding", "engineering/rounding.md") == 7.5  # (purpose 3 + title 2) × 1.5
+
+
+def test_why_question_puts_the_adr_first(fixture_bank):
+    assert top(fixture_bank, "why do we store money as integer cents?") == "adr/ADR-001-integer-cents.md"
+    assert top(fixture_bank, "почему храним деньги в целых центах?") == "adr/ADR-001-integer-cents.md"
+    assert top(fixture_bank, "为什么用整数存储金额？") == "adr/ADR-001-integer-cents.md"
+
+
+def test_delivery_documents_rank_below_knowledge_for_the_same_words(fixture_bank):
+    ranked = paths(fixture_bank, "invoice export", limit=25)
+    assert ranked.index("features/FT-042-invoice-export.md") > ranked.index("adr/ADR-002-queue-for-exports.md")
+    assert ranked.index("features/FT-042-invoice-export.md") > ranked.index("domain/invoices.md")
+
+
+def test_invalid_yaml_document_is_still_routable(fixture_bank):
+    assert fixture_bank.docs["product/pricing.md"].parse_error
+    result = route(fixture_bank, "pricing tiers")["results"][0]
+    assert result["path"] == "product/pricing.md" and result["why"].startswith("owns canonical_for: pricing_tiers")
+
+
+def test_unrelated_question_returns_nothing_with_a_hint(fixture_bank):
+    result = route(fixture_bank, "kubernetes helm quantum")
+    assert result["results"] == [] and "bank_search" in result["hint"]
+
+
+def test_stopword_only_question_returns_nothing(fixture_bank):
+    for question in ("what is the", "где это и как", "的 是 在 哪里"):
+        assert route(fixture_bank, question)["results"] == []
+
+
+def test_templates_are_never_routed(fixture_bank):
+    # the ADR template's purpose is all invoice/money/rounding words
+    assert "flows/templates/adr.md" not in paths(fixture_bank, "architecture decision record invoices money", limit=25)
+
+
+FIXTURE_TRIPLES = [
+    ("filter thresholds", "пороги фильтрации", "过滤阈值", "domain/billing.md"),
+    ("why do we store money as integer cents?", "почему храним деньги в целых центах?", "为什么用整数存储金额？",
+     "adr/ADR-001-integer-cents.md"),
+    ("invoice numbering", "нумерация счетов", "发票编号", "domain/invoices.md"),
+    ("pricing tiers", "ценовые уровни", "定价层级", "product/pricing.md"),
+    ("tax rates", "налоговые ставки", "税率", "domain/tax.md"),
+    ("rounding modes", "режимы округления", "舍入模式", "engineering/rounding.md"),
+    ("dependency rules", "правила зависимостей", "依赖规则", "dna/governance.md"),
+    ("request flow and retries", "поток запросов и повторы", "请求流程与重试", "engineering/architecture.md"),
+    ("service layout", "структура сервиса", "服务结构", "engineering/architecture.md"),
+    ("billing run", "запуск биллинга", "计费运行", "domain/billing.md"),
+    ("product scope", "рамки продукта", "产品范围", "product/context.md"),
+    ("exporting invoices to accounting systems", "экспорт счетов в бухгалтерские системы", "将发票导出到会计系统",
+     "adr/ADR-002-queue-for-exports.md"),
+]
+
+
+@pytest.mark.parametrize("english, russian, chinese, expected", FIXTURE_TRIPLES, ids=[t[0] for t in FIXTURE_TRIPLES])
+def test_same_question_in_three_languages_same_first_document_on_fixture(fixture_bank, english, russian, chinese,
+                                                                        expected):
+    assert [top(fixture_bank, q) for q in (english, russian, chinese)] == [expected] * 3
+
+
+# -- a bank made by --init plus a few documents ----------------------------------------------------------
+
+ADDED = {
+    "engineering/caching.md": doc("Cache invalidation", "When the response cache is invalidated and how long "
+                                  "entries live.", canonical_for=["cache_ttl"], doc_kind="engineering"),
+    "engineering/encryption.md": doc("Encryption keys", "How encryption keys are stored, rotated and backed up on "
+                                     "the device.", doc_kind="engineering"),
+    "product/notifications.md": doc("Push notifications", "Which events send a push notification to the user and "
+                                    "how users mute them.", doc_kind="product"),
+    "ops/deployment.md": doc("Deployment pipeline", "How a release is built, tested and deployed to production "
+                             "servers.", doc_kind="ops"),
+    "domain/payments.md": doc("Payments", "How a customer payment is captured, refunded and reconciled.",
+                              canonical_for=["payment_refunds"], doc_kind="domain"),
+    "adr/ADR-001-queue-for-sync.md": doc("ADR-001: A queue for background sync", "Records the decision to run "
+                                         "background synchronization through a job queue instead of timers.",
+                                         doc_kind="adr"),
+    "product/reader.md": doc("Book covers and chapters", "How the reader shows a book's cover image and splits it "
+                             "into chapters.", doc_kind="product"),
+    "engineering/search-index.md": doc("Search index", "How the full-text search index is built and updated.",
+                                       canonical_for=["search_index"], doc_kind="engineering"),
+}
+
+
+def init_bank(root):
+    """A bank as `--init` makes it plus ADDED.
+
+    Uses the shipped starter/ when it has content; until it lands (it is written in parallel), a
+    minimal English governance set stands in for it so the cross-language triples still run.
+    """
+    if any(STARTER.rglob("*.md")):
+        shutil.copytree(STARTER, root, ignore=shutil.ignore_patterns(".gitkeep"))
+    else:
+        write_bank(root, {
+            "README.md": "# Bank\n\n- [DNA](dna/README.md)\n",
+            "dna/README.md": doc("DNA", "Entry point to the bank's governance documents.", doc_function="index"),
+            "dna/principles.md": doc("Principles", "The principles every document of this bank derives from."),
+            "dna/governance.md": doc("Governance", "Document kinds, statuses and the rules for derived_from.",
+                                     derived=["principles.md"]),
+        })
+    write_bank(root, ADDED)
+    return root
+
+
+INIT_TRIPLES = [
+    ("how is the cache invalidated", "когда сбрасывается кэш", "缓存如何失效", "engineering/caching.md"),
+    ("where are encryption keys stored", "где хранятся ключи шифрования", "加密密钥存储在哪里",
+     "engineering/encryption.md"),
+    ("push notifications", "пуш-уведомления", "推送通知", "product/notifications.md"),
+    ("deployment pipeline", "пайплайн деплоя", "部署流水线", "ops/deployment.md"),
+    ("customer payment refunds", "возврат платежей клиентов", "客户付款退款", "domain/payments.md"),
+    ("why a queue for background sync", "почему очередь для фоновой синхронизации", "为什么用队列做后台同步",
+     "adr/ADR-001-queue-for-sync.md"),
+    ("book cover image", "обложка книги", "书的封面图片", "product/reader.md"),
+    ("search index", "поисковый индекс", "搜索索引", "engineering/search-index.md"),
+]
+
+
+@pytest.fixture(scope="module")
+def init_with_docs(tmp_path_factory):
+    bank = Bank(init_bank(tmp_path_factory.mktemp("init") / "memory_bank"))
+    bank.refresh()
+    return bank
+
+
+@pytest.mark.parametrize("english, russian, chinese, expected", INIT_TRIPLES, ids=[t[0] for t in INIT_TRIPLES])
+def test_same_question_in_three_languages_same_first_document_on_init_bank(init_with_docs, english, russian, chinese,
+                                                                          expected):
+    assert [top(init_with_docs, q) for q in (english, russian, chinese)] == [expected] * 3
+
+
+# -- a bank written in Chinese --------------------------------------------------------------------------
+
+CHINESE_BANK = {
+    "domain/billing.md": doc("计费与阈值", "每月计费流程以及决定哪些账户需要计费的过滤阈值。",
+                             canonical_for=["过滤阈值"], body="## 过滤阈值\n\n余额低于十元的账户本月不计费。\n"),
+    "engineering/cache.md": doc("缓存策略", "说明响应缓存何时失效以及条目保存多久。",
+                                body="## 失效\n\n缓存失效时间为十分钟，发布新版本时全部清空。\n"),
+    "adr/ADR-001-queue.md": doc("ADR-001：使用任务队列导出发票", "记录使用任务队列导出发票而不是同步调用的决定。",
+                                body="## 决定\n\n导出任务进入队列，由后台进程处理。\n"),
+    "engineering/keys.md": doc("加密密钥管理", "加密密钥如何在设备上存储和轮换。",
+                               body="## 轮换\n\n密钥每九十天轮换一次。\n"),
+    "product/reader.md": doc("电子书阅读器", "阅读器如何显示封面和章节目录。",
+                             body="## 封面\n\n封面图片按原始字节保存。\n"),
+}
+
+
+@pytest.fixture(scope="module")
+def chinese_bank(tmp_path_factory):
+    bank = Bank(write_bank(tmp_path_factory.mktemp("zh") / "bank", CHINESE_BANK))
+    bank.refresh()
+    return bank
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("过滤阈值在哪里定义？", "domain/billing.md"),
+    ("缓存什么时候失效", "engineering/cache.md"),
+    ("为什么用队列导出发票", "adr/ADR-001-queue.md"),
+    ("密钥怎么存储和轮换", "engineering/keys.md"),
+    ("阅读器怎么显示封面", "product/reader.md"),
+    ("filter thresholds", "domain/billing.md"),
+    ("пороги фильтрации", "domain/billing.md"),
+    ("encryption key rotation", "engineering/keys.md"),
+])
+def test_bank_written_in_chinese_routes_chinese_and_foreign_questions(chinese_bank, question, expected):
+    assert top(chinese_bank, question) == expected
+
+
+def test_chinese_canonical_key_is_owned(chinese_bank):
+    first = route(chinese_bank, "过滤阈值")["results"][0]
+    assert first["path"] == "domain/billing.md" and first["why"].startswith("owns canonical_for: 过滤阈值")
+
+
+# -- scoring rules on small banks -----------------------------------------------------------------------
+
+
+def small_bank(tmp_path, files):
+    bank = Bank(write_bank(tmp_path / "bank", files))
+    bank.refresh()
+    return bank
+
+
+def test_field_weights_and_canonical_key_coverage(tmp_path):
+    # root files are layer "other" (weight 1.0), status active (1.0): scores are the raw field sums
+    bank = small_bank(tmp_path, {
+        "owner.md": doc("Owner", "Unrelated words.", canonical_for=["filter_thresholds"]),
+        "title.md": doc("Filter", "Unrelated words."),
+        "purpose.md": doc("Other", "How to filter things."),
+        "heading.md": doc("Other", "Unrelated words.", body="## Filter settings\n\ntext\n"),
+    })
+    assert score(bank, "filter thresholds", "owner.md") == 5.0
+    assert score(bank, "filter", "owner.md") == 2.5
+    assert score(bank, "filter", "title.md") == 2.0
+    assert score(bank, "filter", "purpose.md") == 3.0
+    assert score(bank, "filter", "heading.md") == 1.0
+    assert route(bank, "filter")["results"][-1]["section"] == "Filter settings"
+
+
+def test_prefix_match_needs_four_characters(tmp_path):
+    bank = small_bank(tmp_path, {"a.md": doc("Configuration", "Unrelated words.")})
+    assert score(bank, "config", "a.md") == 1.2  # title 2 × prefix 0.6
+    assert route(bank, "con")["results"] == []
+
+
+def test_translation_scores_nine_tenths_and_typed_form_wins_ties(tmp_path):
+    bank = small_bank(tmp_path, {"en.md": doc("Threshold", "Unrelated words."),
+                                 "ru.md": doc("Порог", "Unrelated words.")})
+    assert route(bank, "threshold")["results"][0]["path"] == "en.md"
+    assert score(bank, "threshold", "en.md") == 2.0 and score(bank, "threshold", "ru.md") == 1.8
+    assert route(bank, "порог")["results"][0]["path"] == "ru.md"
+
+
+def test_a_concept_scores_once_per_field_however_many_equivalents_match(tmp_path):
+    bank = small_bank(tmp_path, {"many.md": doc("Other", "threshold порог 阈值 门限"),
+                                 "one.md": doc("Other", "threshold")})
+    assert score(bank, "threshold", "many.md") == score(bank, "threshold", "one.md") == 3.0
+
+
+def test_status_and_closed_work_multipliers(tmp_path):
+    bank = small_bank(tmp_path, {
+        "active.md": doc("Ledger", "x"), "draft.md": doc("Ledger", "x", status="draft"),
+        "archived.md": doc("Ledger", "x", status="archived"), "odd.md": doc("Ledger", "x", status="paused"),
+        "done.md": doc("Ledger", "x", delivery_status="done"),
+        "cancelled.md": doc("Ledger", "x", status="draft", delivery_status="cancelled"),
+    })
+    scores = {r["path"]: r["score"] for r in route(bank, "ledger", limit=25)["results"]}
+    assert scores == {"active.md": 2.0, "draft.md": 1.4, "archived.md": 0.4, "odd.md": 1.8, "done.md": 1.0,
+                      "cancelled.md": 0.7}
+
+
+def test_layer_weights_default_and_declared(tmp_path):
+    files = {"engineering/ledger.md": doc("Ledger", "x"), "features/ledger.md": doc("Ledger", "x"),
+             "adr/ledger.md": doc("Ledger", "x"), "dna/principles.md": doc("Principles", "Root.")}
+    bank = small_bank(tmp_path, files)
+    assert paths(bank, "ledger") == ["engineering/ledger.md", "adr/ledger.md", "features/ledger.md"]
+    assert score(bank, "ledger", "features/ledger.md") == 1.2
+    table = "| directory | layer | weight |\n|---|---|---|\n| features | delivery | 2.0 |\n"
+    (bank.root / "dna/layers.md").write_text(table)
+    assert paths(bank, "ledger") == ["features/ledger.md", "engineering/ledger.md", "adr/ledger.md"]
+
+
+def test_why_intent_boosts_decisions_and_damps_knowledge(tmp_path):
+    bank = small_bank(tmp_path, {"engineering/queue.md": doc("Export queue", "x"),
+                                 "adr/queue.md": doc("Export queue", "x")})
+    assert paths(bank, "export queue") == ["engineering/queue.md", "adr/queue.md"]
+    assert paths(bank, "why an export queue") == ["adr/queue.md", "engineering/queue.md"]
+    assert score(bank, "why an export queue", "adr/queue.md") == round(4 * 1.2 * 4 / 3, 3)
+    assert score(bank, "why an export queue", "engineering/queue.md") == round(4 * 1.5 * 0.8, 3)
+    assert paths(bank, "почему очередь экспорта")[0] == "adr/queue.md"
+    assert paths(bank, "为什么用导出队列")[0] == "adr/queue.md"
+
+
+def test_mixed_script_question_matches_latin_identifiers(tmp_path):
+    bank = small_bank(tmp_path, {
+        "adr/own-reader.md": doc("Own EPUB reader instead of epubx", "Why we parse EPUB ourselves."),
+        "engineering/parser.md": doc("Parser", "How documents are parsed into blocks."),
+    })
+    assert top(bank, "为什么不用 epubx，而是自己解析 EPUB？") == "adr/own-reader.md"
+    assert top(bank, "почему не epubx, а свой парсер EPUB?") == "adr/own-reader.md"
+
+
+def test_filters_limit_and_stable_order(tmp_path):
+    files = {f"engineering/n{i:02d}.md": doc("Ledger", "x", doc_kind="engineering") for i in range(30)}
+    files["adr/ledger.md"] = doc("Ledger", "x", doc_kind="adr", status="draft")
+    bank = small_bank(tmp_path, files)
+    assert paths(bank, "ledger") == [f"engineering/n{i:02d}.md" for i in range(5)]
+    assert len(paths(bank, "ledger", limit=100)) == 25
+    assert paths(bank, "ledger", doc_kind="adr") == ["adr/ledger.md"]
+    assert paths(bank, "ledger", layer="decision") == ["adr/ledger.md"]
+    assert paths(bank, "ledger", status="draft") == ["adr/ledger.md"]
+    assert paths(bank, "ledger", doc_kind="nothing") == []
+
+
+@pytest.mark.parametrize("kwargs, message", [({"question": "  "}, "Question is empty"),
+                                             ({"question": "x", "limit": 0}, "limit must be"),
+                                             ({"question": "x", "layer": "archive"}, "Unknown layer")])
+def test_bad_arguments_are_refused(tmp_path, kwargs, message):
+    bank = small_bank(tmp_path, {"a.md": doc("A", "x")})
+    with pytest.raises(BankError, match=message):
+        route(bank, **kwargs)
+
+
+def test_inbox_and_templates_are_never_returned(tmp_path):
+    bank = small_bank(tmp_path, {"_inbox/ledger.md": doc("Ledger", "Ledger ledger."),
+                                 "flows/templates/ledger.md": doc("Ledger", "Ledger.", doc_function="template"),
+                                 "engineering/other.md": doc("Other", "x")})
+    assert route(bank, "ledger")["results"] == []
+
+
+def test_vocabulary_change_is_picked_up_without_restart(tmp_path):
+    bank = small_bank(tmp_path, {"engineering/cube.md": doc("Hypercube layout", "x"),
+                                 "dna/principles.md": doc("Principles", "Root.")})
+    assert route(bank, "гиперкубы")["results"] == []
+    (bank.root / "dna/vocabulary.md").write_text("| гиперкуб | hypercube |\n")
+    assert top(bank, "гиперкубы") == "engineering/cube.md"
+
+
+def test_routing_fields_are_tokenised_once_per_parsed_document(tmp_path, monkeypatch):
+    files = {f"engineering/d{i}.md": doc(f"Ledger {i}", "x") for i in range(5)}
+    files["dna/principles.md"] = doc("Principles", "Root.")
+    bank = small_bank(tmp_path, files)
+    calls = []
+    real = route_module.route_fields
+    monkeypatch.setattr(route_module, "route_fields", lambda lex, d: calls.append(d.path) or real(lex, d))
+    route(bank, "ledger")
+    assert len(calls) == 6
+    route(bank, "ledger 3")
+    route(bank, "something else")
+    assert len(calls) == 6 and RouteIndex.of(bank).derived == 0
+    (bank.root / "engineering/d2.md").write_text(doc("Ledger two", "changed"))
+    assert top(bank, "ledger two") == "engineering/d2.md"
+    assert calls[6:] == ["engineering/d2.md"]
+    (bank.root / "engineering/d4.md").unlink()
+    assert "engineering/d4.md" not in paths(bank, "ledger")
+    (bank.root / "dna/vocabulary.md").write_text("| гроссбух | ledger |\n")
+    assert top(bank, "гроссбух 3") == "engineering/d3.md"
+    assert RouteIndex.of(bank).derived == 0 and len(calls) == 7 + 6  # vocabulary change: all six re-tokenised once

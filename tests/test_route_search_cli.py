@@ -1,0 +1,56 @@
+"""The CLI faces of routing and search: readable text, exact JSON, filters, hints and refusals."""
+
+import json
+
+from conftest import FIXTURE, run_cli
+
+from memorybank.bank import Bank
+from memorybank.route import route
+from memorybank.search import search
+
+
+def test_route_text_shows_score_path_title_facets_and_why():
+    proc = run_cli("--root", str(FIXTURE), "--route", "filter thresholds")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].split() == ["19.50", "domain/billing.md", "Billing"]
+    assert lines[1].strip() == "domain · knowledge · active  → read § Filter thresholds"
+    assert lines[2].strip().startswith("owns canonical_for: filter_thresholds")
+
+
+def test_route_json_is_exactly_the_capability_dict():
+    proc = run_cli("--root", str(FIXTURE), "--route", "пороги фильтрации", "--limit", "3", "--json")
+    bank = Bank(FIXTURE)
+    assert json.loads(proc.stdout) == route(bank, "пороги фильтрации", limit=3)
+    assert "\n" not in proc.stdout.strip()
+
+
+def test_route_filters_by_kind_and_layer():
+    proc = run_cli("--root", str(FIXTURE), "--route", "invoice", "--kind", "adr", "--layer", "decision", "--json")
+    found = json.loads(proc.stdout)["results"]
+    assert found and {r["doc_kind"] for r in found} == {"adr"} and {r["layer"] for r in found} == {"decision"}
+
+
+def test_search_text_shows_path_line_and_excerpt_and_json_matches():
+    proc = run_cli("--root", str(FIXTURE), "--search", "FT-042", "--limit", "1")
+    assert proc.returncode == 0, proc.stderr
+    head, where = proc.stdout.splitlines()
+    assert "features/FT-042-invoice-export.md" in head and "(feature · delivery · active)" in head
+    result = search(Bank(FIXTURE), "FT-042", limit=1)["results"][0]
+    assert where.strip() == f"{result['path']}:{result['line']}  {result['excerpt']}"
+    proc = run_cli("--root", str(FIXTURE), "--search", "FT-042", "--limit", "1", "--json")
+    assert json.loads(proc.stdout) == search(Bank(FIXTURE), "FT-042", limit=1)
+
+
+def test_no_match_prints_the_hint_and_exits_0():
+    proc = run_cli("--root", str(FIXTURE), "--route", "kubernetes helm quantum")
+    assert proc.returncode == 0 and "bank_search" in proc.stdout
+    proc = run_cli("--root", str(FIXTURE), "--search", "zzqqxx")
+    assert proc.returncode == 0 and "bank_route" in proc.stdout
+
+
+def test_refusals_go_to_stderr_with_exit_1():
+    proc = run_cli("--root", str(FIXTURE), "--route", "x", "--layer", "archive")
+    assert proc.returncode == 1 and "Unknown layer" in proc.stderr and proc.stdout == ""
+    proc = run_cli("--root", str(FIXTURE), "--search", "")
+    assert proc.returncode == 1 and "Query is empty" in proc.stderr
