@@ -25,12 +25,15 @@ only when every word of the key matched.
 
 from __future__ import annotations
 
+import bisect
 from bisect import bisect_left
+from collections import Counter
 from dataclasses import dataclass
+from itertools import chain
 
 from .bank import Bank
 from .derived import DerivedIndex
-from .lang import Lexicon, why_intent
+from .lang import Concept, Lexicon, why_intent
 from .query import check_query
 from .records import Doc
 
@@ -46,8 +49,10 @@ CLOSED_FACTOR = 0.5
 WHY_FACTOR = {"decision": 4 / 3, "knowledge": 0.8}
 HINT = "No document's title, purpose, canonical_for or headings match; try bank_search for a literal in bodies."
 
-# Slot codes: field in the low two bits, key/section number above them.
-CANONICAL, PURPOSE, TITLE, SECTION = 0, 1, 2, 3
+# A key or heading is addressed by a slot: document id << 12 | its number (the first 4,096 count).
+SLOT_BITS = 12
+SLOT_MASK = (1 << SLOT_BITS) - 1
+SLOT_LIMIT = 1 << SLOT_BITS
 
 Terms = tuple[tuple[str, str], ...]  # (term, surface) pairs, in field order
 
@@ -60,21 +65,6 @@ class RouteFields:
     purpose: Terms
     title: Terms
     sections: tuple[tuple[str, Terms], ...]
-
-    def slots(self) -> list[tuple[int, Terms]]:
-        out = [(CANONICAL | (i << 2), terms) for i, (_, terms) in enumerate(self.keys)]
-        out.append((PURPOSE, self.purpose))
-        out.append((TITLE, self.title))
-        out.extend((SECTION | (i << 2), terms) for i, (_, terms) in enumerate(self.sections))
-        return out
-
-    def terms_of(self, code: int) -> Terms:
-        field, number = code & 3, code >> 2
-        if field == CANONICAL:
-            return self.keys[number][1]
-        if field == SECTION:
-            return self.sections[number][1]
-        return self.purpose if field == PURPOSE else self.title
 
 
 def _terms(lexicon: Lexicon, text: str | None) -> Terms:
@@ -94,46 +84,121 @@ def route_fields(lexicon: Lexicon, doc: Doc) -> RouteFields:
         if terms:
             keys.append((key, terms))
     return RouteFields(
-        keys=tuple(keys),
+        keys=tuple(keys)[:SLOT_LIMIT],
         purpose=_terms(lexicon, doc.purpose),
         title=_terms(lexicon, doc.title),
-        sections=tuple((s.title, _terms(lexicon, s.title)) for s in doc.sections),
+        sections=tuple((s.title, _terms(lexicon, s.title)) for s in doc.sections)[:SLOT_LIMIT],
     )
 
 
+class Postings:
+    """Where one term occurs: document ids per field; for keys and headings, slots `id << 12 | number`."""
+
+    __slots__ = ("purpose", "title", "keys", "key_ids", "sections")
+
+    def __init__(self) -> None:
+        self.purpose: set[int] = set()
+        self.title: set[int] = set()
+        self.keys: set[int] = set()
+        self.key_ids: set[int] = set()  # ids of the documents behind `keys`
+        self.sections: set[int] = set()
+
+    def __bool__(self) -> bool:
+        return bool(self.purpose or self.title or self.keys or self.sections)
+
+
 class RouteIndex(DerivedIndex):
-    """Per-bank routing index: tokenised fields per document and `term → {path: [slot]}` postings."""
+    """Per-bank routing index: tokenised fields per document id and per-term `Postings`."""
 
     cache_key = "route.index"
 
     def _reset(self) -> None:
-        self.fields: dict[str, RouteFields] = {}
-        self.postings: dict[str, dict[str, list[int]]] = {}
+        self.ids: dict[str, int] = {}
+        self.paths: list[str | None] = []
+        self.fields: dict[int, RouteFields] = {}
+        self.postings: dict[str, Postings] = {}
         self._sorted: list[str] | None = None
+        self._factors: dict[bool, list[float]] = {}
+        self._factors_for = (-1, -1)
+
+    def factors(self, intent: bool) -> list[float]:
+        """Per document id: layer weight × status × closed work (× why-intent); 0 for removed ids.
+
+        Cached per (bank generation, id count): statuses change only with a file, layer weights only
+        with dna/, and either bumps the generation.
+        """
+        stamp = (self.bank.generation, len(self.paths))
+        if stamp != self._factors_for:
+            self._factors, self._factors_for = {}, stamp
+        found = self._factors.get(intent)
+        if found is None:
+            weights, docs = self.bank.layer_weights, self.bank.docs
+            found = [0.0] * len(self.paths)
+            for ident, path in enumerate(self.paths):
+                doc = docs.get(path) if path is not None else None
+                if doc is not None:
+                    found[ident] = _multiplier(weights, doc, intent)
+            self._factors[intent] = found
+        return found
+
+    def _posting(self, term: str) -> Postings:
+        found = self.postings.get(term)
+        if found is None:
+            found = self.postings[term] = Postings()
+            self._sorted = None
+        return found
 
     def _add(self, path: str, doc: Doc) -> bool:
         assert self.lexicon is not None
         fields = route_fields(self.lexicon, doc)
-        self.fields[path] = fields
-        for code, terms in fields.slots():
-            for term in {t for t, _ in terms}:
-                bucket = self.postings.get(term)
-                if bucket is None:
-                    bucket = self.postings[term] = {}
-                    self._sorted = None
-                bucket.setdefault(path, []).append(code)
+        ident = len(self.paths)
+        self.ids[path] = ident
+        self.paths.append(path)
+        self.fields[ident] = fields
+        base = ident << SLOT_BITS
+        for number, (_, terms) in enumerate(fields.keys):
+            for term, _ in terms:
+                entry = self._posting(term)
+                entry.keys.add(base | number)
+                entry.key_ids.add(ident)
+        for term, _ in fields.purpose:
+            self._posting(term).purpose.add(ident)
+        for term, _ in fields.title:
+            self._posting(term).title.add(ident)
+        for number, (_, terms) in enumerate(fields.sections):
+            for term, _ in terms:
+                self._posting(term).sections.add(base | number)
         return True
 
     def _remove(self, path: str) -> None:
-        fields = self.fields.pop(path, None)
-        if fields is None:
+        ident = self.ids.pop(path, None)
+        if ident is None:
             return
-        for _, terms in fields.slots():
+        fields = self.fields.pop(ident)
+        self.paths[ident] = None
+        base = ident << SLOT_BITS
+        touched: set[str] = set()
+        for number, (_, terms) in enumerate(fields.keys):
             for term, _ in terms:
-                bucket = self.postings.get(term)
-                if bucket is not None and bucket.pop(path, None) is not None and not bucket:
-                    del self.postings[term]
-                    self._sorted = None
+                self.postings[term].keys.discard(base | number)
+                touched.add(term)
+        for _, terms in fields.keys:
+            for term, _ in terms:
+                self.postings[term].key_ids.discard(ident)
+        for term, _ in fields.purpose:
+            self.postings[term].purpose.discard(ident)
+            touched.add(term)
+        for term, _ in fields.title:
+            self.postings[term].title.discard(ident)
+            touched.add(term)
+        for number, (_, terms) in enumerate(fields.sections):
+            for term, _ in terms:
+                self.postings[term].sections.discard(base | number)
+                touched.add(term)
+        for term in touched:
+            if not self.postings[term]:
+                del self.postings[term]
+                self._sorted = None
 
     def matches(self, term: str, allow_prefix: bool) -> list[tuple[str, float]]:
         """Field terms a query term meets: itself (1.0) and, if allowed, prefix relatives (0.6)."""
@@ -165,17 +230,57 @@ def _multiplier(bank_weights: dict[str, float], doc: Doc, intent: bool) -> float
     return factor
 
 
-def _quote(words: list[str]) -> str:
-    return '"' + ", ".join(words) + '"'
+def _concept_matches(index: RouteIndex, concept: Concept) -> dict[str, float]:
+    """Field terms this concept meets, each with its best score (typed 1.0 / prefix 0.6, × 0.9 translated)."""
+    matched: dict[str, float] = {}
+    forms = [(concept.term, EXACT, concept.prefix)]
+    forms.extend((eq, TRANSLATION, len(eq) >= MIN_PREFIX_QUERY) for eq in concept.equivalents)
+    for term, weight, allow_prefix in forms:
+        for field_term, quality in index.matches(term, allow_prefix):
+            score = weight * quality
+            if score > matched.get(field_term, 0.0):
+                matched[field_term] = score
+    return matched
 
 
-def _matched_surfaces(terms: Terms, matched: set[str]) -> list[str]:
-    return list(dict.fromkeys(surface for term, surface in terms if term in matched))
+class _ConceptHits:
+    """One concept's best score per document field: purpose/title by id, keys/headings by slot."""
+
+    __slots__ = ("purpose", "title", "keys", "headings", "weighted", "top")
+
+    def __init__(self, postings: dict[str, Postings], matched: dict[str, float]) -> None:
+        ordered = sorted(matched.items(), key=lambda item: item[1])  # weakest first: stronger overwrite
+        self.purpose: dict[int, float] = {}
+        self.title: dict[int, float] = {}
+        self.keys: dict[int, float] = {}
+        self.headings: list[tuple[set[int], float]] = []  # strongest first
+        keyed: set[int] = set()
+        for term, score in ordered:
+            entry = postings[term]
+            self.purpose.update(dict.fromkeys(entry.purpose, score))
+            self.title.update(dict.fromkeys(entry.title, score))
+            self.keys.update(dict.fromkeys(entry.keys, score))
+            keyed |= entry.key_ids
+            if entry.sections:
+                self.headings.insert(0, (entry.sections, score))
+        # each document this concept reaches through a strong field, repeated by that field's weight
+        # (5 canonical_for, 3 purpose, 2 title) so a C-level Counter yields a score bound in integers
+        purpose, title = self.purpose.keys(), self.title.keys()
+        self.weighted = chain(keyed, keyed, keyed, keyed, keyed, purpose, purpose, purpose, title, title)
+        self.top = ordered[-1][1]
 
 
 def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str | None = None,
           layer: str | None = None, status: str | None = None) -> dict:
-    """Rank routable documents for a question by metadata (§5); `{results: [...]}` plus `hint` when empty."""
+    """Rank routable documents for a question by metadata (§5); `{results: [...]}` plus `hint` when empty.
+
+    How it stays fast on large banks without changing any score: per concept, the best score per
+    field comes from C-level dict merges over the postings (`_ConceptHits`). Documents are then
+    scored exactly in the order of an upper bound counted in C: Σ over concepts of the weights of
+    the strong fields (canonical_for 5, purpose 3, title 2) that reach them. The walk ends once that
+    bound × the largest multiplier, plus a full heading bonus, falls below the current `limit`-th
+    score. Documents matching only in headings are scored only when that bound says they could.
+    """
     limit = check_query(question, limit, MAX_LIMIT, layer)
     bank.refresh()
     index = RouteIndex.of(bank)
@@ -183,93 +288,123 @@ def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str |
     concepts = index.lexicon.concepts(question)
     if not concepts:
         return {"results": [], "hint": HINT}
-
-    # concept × (path, slot) → best (score, field term); typed form first so it wins ties
-    hits: dict[str, dict[int, list[tuple[float, str]]]] = {}
-    docs = bank.docs
-    allowed: dict[str, bool] = {}
-    for concept in concepts:
-        best: dict[tuple[str, int], tuple[float, str]] = {}
-        forms = [(concept.term, EXACT, concept.prefix)]
-        forms.extend((eq, TRANSLATION, len(eq) >= MIN_PREFIX_QUERY) for eq in concept.equivalents)
-        for term, weight, allow_prefix in forms:
-            for field_term, quality in index.matches(term, allow_prefix):
-                score = weight * quality
-                for path, codes in index.postings[field_term].items():
-                    ok = allowed.get(path)
-                    if ok is None:
-                        doc = docs[path]
-                        ok = allowed[path] = ((doc_kind is None or doc.doc_kind == doc_kind)
-                                              and (layer is None or doc.layer == layer)
-                                              and (status is None or doc.status == status))
-                    if not ok:
-                        continue
-                    for code in codes:
-                        key = (path, code)
-                        prev = best.get(key)
-                        if prev is None or score > prev[0]:
-                            best[key] = (score, field_term)
-        for (path, code), found in best.items():
-            hits.setdefault(path, {}).setdefault(code, []).append(found)
-
     intent = why_intent(question)
-    weights = bank.layer_weights
-    ranked: list[tuple[float, str, dict[int, list[tuple[float, str]]]]] = []
-    for path, slots in hits.items():
-        fields = index.fields[path]
-        canonical = purpose = title = section = 0.0
-        for code, found in slots.items():
-            total = sum(score for score, _ in found)
-            field = code & 3
-            if field == CANONICAL:
-                canonical = max(canonical, min(1.0, total / len(fields.keys[code >> 2][1])))
-            elif field == PURPOSE:
-                purpose = total
-            elif field == TITLE:
-                title = total
-            else:
-                section = max(section, total)
-        raw = (WEIGHT_CANONICAL * canonical + WEIGHT_PURPOSE * purpose + WEIGHT_TITLE * title
-               + WEIGHT_SECTION * section)
-        score = round(raw * _multiplier(weights, docs[path], intent), 4)
+    factors = index.factors(intent)
+    matched_per_concept = [_concept_matches(index, concept) for concept in concepts]
+    hits = [_ConceptHits(index.postings, matched) for matched in matched_per_concept if matched]
+    fields, docs, paths = index.fields, bank.docs, index.paths
+    filtered = doc_kind is not None or layer is not None or status is not None
+    heading_hits = [h.headings for h in hits if h.headings]
+
+    def exact(ident: int) -> float:
+        """Raw (unmultiplied) score of one document, straight from the per-concept hits."""
+        total = 0.0
+        for h in hits:
+            total += WEIGHT_PURPOSE * h.purpose.get(ident, 0.0) + WEIGHT_TITLE * h.title.get(ident, 0.0)
+        doc_fields = fields[ident]
+        base = ident << SLOT_BITS
+        best = 0.0
+        for number, (_, terms) in enumerate(doc_fields.keys):
+            slot, covered = base | number, 0.0
+            for h in hits:
+                covered += h.keys.get(slot, 0.0)
+            if covered / len(terms) > best:
+                best = covered / len(terms)
+        total += WEIGHT_CANONICAL * min(1.0, best)
+        if heading_hits:
+            best = 0.0
+            for number in range(len(doc_fields.sections)):
+                slot, heading = base | number, 0.0
+                for pairs in heading_hits:
+                    for slots, score in pairs:
+                        if slot in slots:
+                            heading += score
+                            break
+                if heading > best:
+                    best = heading
+            total += WEIGHT_SECTION * best
+        return total
+
+    top: list[tuple[float, str]] = []  # (-score, path), sorted, at most `limit`
+
+    def consider(ident: int) -> None:
+        path = paths[ident]
+        doc = docs.get(path) if path is not None else None
+        if doc is None or (filtered and not ((doc_kind is None or doc.doc_kind == doc_kind)
+                                             and (layer is None or doc.layer == layer)
+                                             and (status is None or doc.status == status))):
+            return
+        score = round(exact(ident) * factors[ident], 4)
         if score > 0:
-            ranked.append((score, path, slots))
-    ranked.sort(key=lambda item: (-item[0], item[1]))
-    results = [_result(docs[path], index.fields[path], score, slots) for score, path, slots in ranked[:limit]]
-    if not results:
+            bisect.insort(top, (-score, path))
+            del top[limit:]
+
+    def beaten(bound: float) -> bool:
+        return len(top) >= limit and bound + 1e-4 < -top[-1][0]  # scores are rounded to 4 places
+
+    largest = max(factors, default=0.0)
+    heading_ceiling = WEIGHT_SECTION * sum(pairs[0][1] for pairs in heading_hits) * largest
+    counts = Counter(chain.from_iterable(h.weighted for h in hits))
+    for ident, bound in counts.most_common():
+        if beaten(bound * largest + heading_ceiling):
+            break
+        consider(ident)
+    if heading_hits and not beaten(heading_ceiling):
+        slots = set().union(*(found for pairs in heading_hits for found, _ in pairs))
+        for ident in sorted({slot >> SLOT_BITS for slot in slots} - counts.keys()):
+            consider(ident)
+    if not top:
         return {"results": [], "hint": HINT}
-    return {"results": results}
+    return {"results": [_result(docs[path], fields[index.ids[path]], -neg, matched_per_concept)
+                        for neg, path in top]}
 
 
-def _result(doc: Doc, fields: RouteFields, score: float, slots: dict[int, list[tuple[float, str]]]) -> dict:
+def _best(terms: Terms, matched: dict[str, float]) -> tuple[float, str | None]:
+    """A concept's best score against one field's words, and the first field word reaching it."""
+    best, surface = 0.0, None
+    for term, word in terms:
+        score = matched.get(term, 0.0)
+        if score > best:
+            best, surface = score, word
+    return best, surface
+
+
+def _field(terms: Terms, per_concept: list[dict[str, float]]) -> tuple[float, list[str]]:
+    total, words = 0.0, []
+    for matched in per_concept:
+        score, word = _best(terms, matched)
+        if word is not None:
+            total += score
+            words.append(word)
+    return total, list(dict.fromkeys(words))
+
+
+def _result(doc: Doc, fields: RouteFields, score: float, per_concept: list[dict[str, float]]) -> dict:
     """One result row with its `why` line and, when a heading matched, the `section` to read."""
     why: list[str] = []
-    best_key: tuple[float, int] | None = None
-    best_section: tuple[float, int] | None = None
-    for code, found in sorted(slots.items()):
-        field, number = code & 3, code >> 2
-        total = sum(s for s, _ in found)
-        if field == CANONICAL:
-            ratio = min(1.0, total / len(fields.keys[number][1]))
-            if best_key is None or ratio > best_key[0]:
-                best_key = (ratio, number)
-        elif field == SECTION and (best_section is None or total > best_section[0]):
-            best_section = (total, number)
+    best_key: tuple[float, int, list[str]] | None = None
+    for number, (_, terms) in enumerate(fields.keys):
+        total, words = _field(terms, per_concept)
+        ratio = min(1.0, total / len(terms))
+        if words and (best_key is None or ratio > best_key[0]):
+            best_key = (ratio, number, words)
     if best_key is not None:
         key, terms = fields.keys[best_key[1]]
-        matched = {t for _, t in slots[CANONICAL | (best_key[1] << 2)]}
-        words = _matched_surfaces(terms, matched)
-        if len(words) >= len(terms):
+        if len(best_key[2]) >= len(terms):
             why.append(f"owns canonical_for: {key}")
         else:
-            why.append(f"canonical_for: {key} ({len(words)} of {len(terms)} words)")
-    for field, name, terms in ((PURPOSE, "purpose", fields.purpose), (TITLE, "title", fields.title)):
-        if field in slots:
-            matched = {t for _, t in slots[field]}
-            why.append(f"{name}: {_quote(_matched_surfaces(terms, matched))}")
+            why.append(f"canonical_for: {key} ({len(best_key[2])} of {len(terms)} words)")
+    for name, terms in (("purpose", fields.purpose), ("title", fields.title)):
+        _, words = _field(terms, per_concept)
+        if words:
+            why.append(f'{name}: "{", ".join(words)}"')
     section: str | None = None
-    if best_section is not None:
-        section = fields.sections[best_section[1]][0]
+    best_section = 0.0
+    for heading, terms in fields.sections:
+        total, words = _field(terms, per_concept)
+        if words and total > best_section:
+            best_section, section = total, heading
+    if section is not None:
         why.append(f'section: "{section}"')
     out: dict = {"path": doc.path, "title": doc.title, "purpose": doc.purpose, "doc_kind": doc.doc_kind,
                  "layer": doc.layer, "status": doc.status, "score": round(score, 3), "why": "; ".join(why)}

@@ -367,3 +367,50 @@ def test_routing_fields_are_tokenised_once_per_parsed_document(tmp_path, monkeyp
     (bank.root / "dna/vocabulary.md").write_text("| гроссбух | ledger |\n")
     assert top(bank, "гроссбух 3") == "engineering/d3.md"
     assert RouteIndex.of(bank).derived == 0 and len(calls) == 7 + 6  # vocabulary change: all six re-tokenised once
+
+
+def test_fast_ranking_equals_scoring_every_document(tmp_path):
+    """The pruned walk must return exactly what scoring every document by the §5 formula returns."""
+    import random
+
+    from memorybank.route import _concept_matches
+
+    rng = random.Random(7)
+    words = "filter threshold cache sync queue export invoice rounding ledger token session key".split()
+    folders = ["engineering", "domain", "adr", "features", "dna", ""]
+    files = {}
+    for i in range(120):
+        folder = rng.choice(folders)
+        path = f"{folder}/d{i:03d}.md" if folder else f"d{i:03d}.md"
+        sections = "".join(f"## {' '.join(rng.sample(words, 2))}\n\ntext\n\n" for _ in range(rng.randint(0, 3)))
+        files[path] = doc(" ".join(rng.sample(words, rng.randint(1, 3))),
+                          " ".join(rng.sample(words, rng.randint(0, 5))) or "x",
+                          status=rng.choice(["active", "active", "draft", "archived"]),
+                          canonical_for=["_".join(rng.sample(words, rng.randint(1, 3)))] if rng.random() < 0.3 else [],
+                          delivery_status=rng.choice(["done", "planned"]), body=sections)
+    bank = small_bank(tmp_path, files)
+    index = RouteIndex.of(bank)
+
+    def reference(question, limit):
+        from memorybank.lang import why_intent
+        concepts = [_concept_matches(index, c) for c in index.lexicon.concepts(question)]
+
+        def field(terms):
+            return sum(max((m.get(t, 0.0) for t, _ in terms), default=0.0) for m in concepts)
+
+        rows = []
+        for ident, fields in index.fields.items():
+            docu = bank.docs[index.paths[ident]]
+            key = max((min(1.0, field(terms) / len(terms)) for _, terms in fields.keys), default=0.0)
+            heading = max((field(terms) for _, terms in fields.sections), default=0.0)
+            raw = 5 * key + 3 * field(fields.purpose) + 2 * field(fields.title) + heading
+            score = round(raw * route_module._multiplier(bank.layer_weights, docu, why_intent(question)), 4)
+            if score > 0:
+                rows.append((-score, docu.path))
+        return [(path, round(-neg, 3)) for neg, path in sorted(rows)[:limit]]
+
+    for _ in range(60):
+        question = " ".join(rng.sample(words + ["why", "порог", "缓存", "thresholds", "sessions"], rng.randint(1, 4)))
+        limit = rng.choice([1, 3, 5, 25])
+        fast = [(r["path"], r["score"]) for r in route(bank, question, limit=limit)["results"]]
+        assert fast == reference(question, limit), question
