@@ -28,6 +28,8 @@ sys.path.insert(0, str(HERE))
 from synth import cached  # noqa: E402
 
 from memorybank.bank import Bank  # noqa: E402
+from memorybank.route import route  # noqa: E402
+from memorybank.search import search  # noqa: E402
 from memorybank.validate import validate  # noqa: E402
 
 CACHE = HERE / ".cache"
@@ -84,6 +86,46 @@ def validate_warm(ctx: Context) -> float:
     return median_ms(lambda: validate(ctx.bank))
 
 
+# Questions over the generator's vocabulary, in the three languages; queries mix words and identifiers.
+ROUTE_QUESTIONS = ("filter thresholds", "why a queue for exports?", "пороги фильтрации", "缓存同步策略",
+                   "session token encryption")
+SEARCH_QUERIES = ("cache_42", "invoice export", "where is threshold_7 used?", "同步", "rounding policy")
+
+
+def _per_query(ctx: Context, fn: Callable[..., dict], queries: tuple[str, ...], refresh: bool) -> float:
+    """Median over runs of the mean time per query; indexes are warmed first."""
+    for query in queries:
+        fn(ctx.bank, query)
+    if refresh:
+        return median_ms(lambda: [fn(ctx.bank, q) for q in queries]) / len(queries)
+    real = ctx.bank.refresh
+    ctx.bank.refresh = lambda: None  # type: ignore[method-assign]
+    try:
+        return median_ms(lambda: [fn(ctx.bank, q) for q in queries]) / len(queries)
+    finally:
+        ctx.bank.refresh = real  # type: ignore[method-assign]
+
+
+def route_warm(ctx: Context) -> float:
+    return _per_query(ctx, route, ROUTE_QUESTIONS, refresh=True)
+
+
+def route_only(ctx: Context) -> float:
+    return _per_query(ctx, route, ROUTE_QUESTIONS, refresh=False)
+
+
+def search_warm(ctx: Context) -> float:
+    return _per_query(ctx, search, SEARCH_QUERIES, refresh=True)
+
+
+def search_only(ctx: Context) -> float:
+    return _per_query(ctx, search, SEARCH_QUERIES, refresh=False)
+
+
+def cold_cli_route(ctx: Context) -> float:
+    return cold_process(["--root", str(ctx.root), "--route", ROUTE_QUESTIONS[0]], runs=3)
+
+
 def cold_cli_stats(ctx: Context) -> float:
     return cold_process(["--root", str(ctx.root), "--stats"])
 
@@ -105,6 +147,11 @@ ROWS: list[tuple[str, dict[int, float], Callable[[Context], float]]] = [
     ("cold build (in process)", {400: 60}, cold_build),
     ("refresh, nothing changed", {400: 2, 10_000: 40}, refresh_nothing),
     ("refresh after one file changed", {400: 3, 10_000: 45}, refresh_one),
+    ("bank_route warm (with its refresh)", {400: 3, 10_000: 40}, route_warm),
+    ("  route work alone (no refresh)", {}, route_only),
+    ("bank_search warm (with its refresh)", {400: 5, 10_000: 60}, search_warm),
+    ("  search work alone (no refresh)", {}, search_only),
+    ("cold CLI --route (process)", {400: 250, 10_000: 2500}, cold_cli_route),
     ("bank_validate warm", {400: 20, 10_000: 500}, validate_warm),
     ("cold CLI --stats (process)", {}, cold_cli_stats),
     ("bank_drift, 200 anchors, 20k commits", {400: 300}, drift_20k),

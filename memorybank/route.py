@@ -54,7 +54,7 @@ SLOT_BITS = 12
 SLOT_MASK = (1 << SLOT_BITS) - 1
 SLOT_LIMIT = 1 << SLOT_BITS
 
-Terms = tuple[tuple[str, str], ...]  # (term, surface) pairs, in field order
+Terms = tuple[tuple[str, str, str], ...]  # (term, surface, language), in field order (shared lexicon tuples)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,18 +68,16 @@ class RouteFields:
 
 
 def _terms(lexicon: Lexicon, text: str | None) -> Terms:
-    if not text:
-        return ()
-    return tuple((term, surface) for term, surface, _ in lexicon.route_terms(text))
+    return lexicon.route_terms(text) if text else ()
 
 
 def route_fields(lexicon: Lexicon, doc: Doc) -> RouteFields:
     """Tokenise a document's routing fields (done once per parsed document, never per question)."""
     keys = []
     for key in doc.canonical_for:
-        distinct: dict[str, tuple[str, str]] = {}
-        for term, surface in _terms(lexicon, key):
-            distinct.setdefault(term, (term, surface))
+        distinct: dict[str, tuple[str, str, str]] = {}
+        for triple in _terms(lexicon, key):
+            distinct.setdefault(triple[0], triple)
         terms = tuple(distinct.values())
         if terms:
             keys.append((key, terms))
@@ -156,18 +154,19 @@ class RouteIndex(DerivedIndex):
         self.paths.append(path)
         self.fields[ident] = fields
         base = ident << SLOT_BITS
+        posting = self._posting
         for number, (_, terms) in enumerate(fields.keys):
-            for term, _ in terms:
-                entry = self._posting(term)
+            for term, _, _ in terms:
+                entry = posting(term)
                 entry.keys.add(base | number)
                 entry.key_ids.add(ident)
-        for term, _ in fields.purpose:
-            self._posting(term).purpose.add(ident)
-        for term, _ in fields.title:
-            self._posting(term).title.add(ident)
+        for term, _, _ in fields.purpose:
+            posting(term).purpose.add(ident)
+        for term, _, _ in fields.title:
+            posting(term).title.add(ident)
         for number, (_, terms) in enumerate(fields.sections):
-            for term, _ in terms:
-                self._posting(term).sections.add(base | number)
+            for term, _, _ in terms:
+                posting(term).sections.add(base | number)
         return True
 
     def _remove(self, path: str) -> None:
@@ -179,20 +178,18 @@ class RouteIndex(DerivedIndex):
         base = ident << SLOT_BITS
         touched: set[str] = set()
         for number, (_, terms) in enumerate(fields.keys):
-            for term, _ in terms:
+            for term, _, _ in terms:
                 self.postings[term].keys.discard(base | number)
-                touched.add(term)
-        for _, terms in fields.keys:
-            for term, _ in terms:
                 self.postings[term].key_ids.discard(ident)
-        for term, _ in fields.purpose:
+                touched.add(term)
+        for term, _, _ in fields.purpose:
             self.postings[term].purpose.discard(ident)
             touched.add(term)
-        for term, _ in fields.title:
+        for term, _, _ in fields.title:
             self.postings[term].title.discard(ident)
             touched.add(term)
         for number, (_, terms) in enumerate(fields.sections):
-            for term, _ in terms:
+            for term, _, _ in terms:
                 self.postings[term].sections.discard(base | number)
                 touched.add(term)
         for term in touched:
@@ -246,7 +243,7 @@ def _concept_matches(index: RouteIndex, concept: Concept) -> dict[str, float]:
 class _ConceptHits:
     """One concept's best score per document field: purpose/title by id, keys/headings by slot."""
 
-    __slots__ = ("purpose", "title", "keys", "headings", "weighted", "top")
+    __slots__ = ("purpose", "title", "keys", "keyed", "headings", "weighted", "top")
 
     def __init__(self, postings: dict[str, Postings], matched: dict[str, float]) -> None:
         ordered = sorted(matched.items(), key=lambda item: item[1])  # weakest first: stronger overwrite
@@ -263,10 +260,11 @@ class _ConceptHits:
             keyed |= entry.key_ids
             if entry.sections:
                 self.headings.insert(0, (entry.sections, score))
-        # each document this concept reaches through a strong field, repeated by that field's weight
-        # (5 canonical_for, 3 purpose, 2 title) so a C-level Counter yields a score bound in integers
+        # each document this concept reaches through purpose or title, repeated by the field's weight
+        # (3, 2) so a C-level Counter yields a score bound in integers; keys are added once per question
         purpose, title = self.purpose.keys(), self.title.keys()
-        self.weighted = chain(keyed, keyed, keyed, keyed, keyed, purpose, purpose, purpose, title, title)
+        self.weighted = chain(purpose, purpose, purpose, title, title)
+        self.keyed = keyed
         self.top = ordered[-1][1]
 
 
@@ -277,9 +275,10 @@ def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str |
     How it stays fast on large banks without changing any score: per concept, the best score per
     field comes from C-level dict merges over the postings (`_ConceptHits`). Documents are then
     scored exactly in the order of an upper bound counted in C: Σ over concepts of the weights of
-    the strong fields (canonical_for 5, purpose 3, title 2) that reach them. The walk ends once that
-    bound × the largest multiplier, plus a full heading bonus, falls below the current `limit`-th
-    score. Documents matching only in headings are scored only when that bound says they could.
+    purpose (3) and title (2) when the concept reaches them, plus 5 if any key of theirs matched.
+    The walk ends once that bound × the largest multiplier, plus a full heading bonus, falls below
+    the current `limit`-th score. Documents matching only in headings are scored only when that
+    bound says they could.
     """
     limit = check_query(question, limit, MAX_LIMIT, layer)
     bank.refresh()
@@ -344,7 +343,8 @@ def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str |
 
     largest = max(factors, default=0.0)
     heading_ceiling = WEIGHT_SECTION * sum(pairs[0][1] for pairs in heading_hits) * largest
-    counts = Counter(chain.from_iterable(h.weighted for h in hits))
+    keyed = set().union(*(h.keyed for h in hits))  # canonical_for adds at most 5 however many concepts hit it
+    counts = Counter(chain(chain.from_iterable(h.weighted for h in hits), keyed, keyed, keyed, keyed, keyed))
     for ident, bound in counts.most_common():
         if beaten(bound * largest + heading_ceiling):
             break
@@ -362,7 +362,7 @@ def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str |
 def _best(terms: Terms, matched: dict[str, float]) -> tuple[float, str | None]:
     """A concept's best score against one field's words, and the first field word reaching it."""
     best, surface = 0.0, None
-    for term, word in terms:
+    for term, word, _ in terms:
         score = matched.get(term, 0.0)
         if score > best:
             best, surface = score, word

@@ -6,7 +6,7 @@ refresh reported are re-read and re-indexed (`SearchIndex.derived` counts them).
 parallel `array('i')` per term (document ids, term frequencies); a changed document gets a new id
 and its old postings are skipped until a compaction drops them.
 
-Terms (`Lexicon.search_terms`): lowercase words (English stemmed, Russian stemmed by the
+Terms (`Lexicon.search_counts`): lowercase words (English stemmed, Russian stemmed by the
 dictionary), identifiers whole plus their parts (`ft-042` → `ft-042`, `ft`, `042`), CJK runs as
 overlapping bigrams (a one-character run as itself).
 
@@ -20,8 +20,8 @@ Ranking, per SPEC §6:
 - bonuses, multiplicative on the score so they never lift a document that matched nothing:
   + 0.5 when a run of ≥ 2 consecutive query words occurs verbatim in the body (the *phrase*),
   + 0.3 × the share of concepts found in the title, + 0.15 × the share found in the purpose;
-  archived × 0.3. Bonuses need the text, so only the leading candidates (3 × limit, at least 30)
-  are read and re-ranked.
+  archived × 0.3 (before the cut). Bonuses need the text, so only the leading candidates (3 × limit,
+  at least 30) are read and re-ranked; the rest cannot appear.
 - each result names the best line: the body line whose matched concepts carry the most idf × tier
   (found with `str.find` over the lowercased body, `Lexicon.needles`), and that line as
   `excerpt` (≤ 240 characters, cut around the first match).
@@ -29,9 +29,11 @@ Ranking, per SPEC §6:
 
 from __future__ import annotations
 
+import heapq
 import math
+import os
 from array import array
-from collections import Counter
+from collections.abc import Callable, Iterable
 
 from .bank import Bank
 from .derived import DerivedIndex
@@ -58,11 +60,13 @@ class SearchIndex(DerivedIndex):
     cache_key = "search.index"
 
     def _reset(self) -> None:
+        self._root = str(self.bank.root)
         self.ids: dict[str, int] = {}
         self.paths: list[str | None] = []
         self.lengths: list[int] = []
         self.unique: list[int] = []
         self.meta: list[tuple[frozenset[str], frozenset[str]]] = []  # title and purpose terms
+        self._per_doc: dict[str, tuple[tuple, list[float]]] = {}
         self.postings: dict[str, tuple[array, array]] = {}
         self.live = 0
         self.total_length = 0
@@ -72,9 +76,13 @@ class SearchIndex(DerivedIndex):
     def body(self, path: str, doc: Doc) -> str | None:
         """The body of a document as on disk now, `\n`-separated (None if it cannot be read)."""
         try:
-            text = self.bank.read_text(path)
+            with open(os.path.join(self._root, path), "rb") as handle:
+                data = handle.read()
         except OSError:
             return None
+        text = data.decode("utf-8", errors="replace")
+        if text.startswith("\ufeff"):
+            text = text[1:]
         if "\r" in text:
             text = text.replace("\r\n", "\n")
         parts = text.split("\n", doc.body_line - 1)
@@ -85,13 +93,12 @@ class SearchIndex(DerivedIndex):
         body = self.body(path, doc)
         if body is None:
             return False
-        terms, length = self.lexicon.search_terms(body)
-        counts = Counter(terms)
+        counts, length = self.lexicon.search_counts(body)
         ident = len(self.paths)
         self.ids[path] = ident
         self.paths.append(path)
-        self.meta.append((frozenset(self.lexicon.search_terms(doc.title)[0]),
-                          frozenset(self.lexicon.search_terms(doc.purpose or "")[0])))
+        self.meta.append((frozenset(self.lexicon.search_terms(doc.title)),
+                          frozenset(self.lexicon.search_terms(doc.purpose or ""))))
         self.lengths.append(length)
         self.unique.append(len(counts))
         self.live += 1
@@ -133,29 +140,58 @@ class SearchIndex(DerivedIndex):
     def idf(self, df: int) -> float:
         return math.log(1 + (self.live - df + 0.5) / (df + 0.5))
 
-    def term_scores(self, term: str) -> tuple[dict[int, float], int]:
-        """BM25 of one term per live document, and its live document frequency."""
+    def _stamped(self, name: str, stamp: tuple, build: Callable[[], list[float]]) -> list[float]:
+        cached = self._per_doc.get(name)
+        if cached is None or cached[0] != stamp:
+            cached = self._per_doc[name] = (stamp, build())
+        return cached[1]
+
+    def norms(self) -> list[float]:
+        """Per id, BM25's length normalisation `k1 · (1 − b + b · length / average length)`."""
+        def build() -> list[float]:
+            average = (self.total_length / self.live if self.live else 1.0) or 1.0
+            return [K1 * (1 - B + B * length / average) for length in self.lengths]
+        return self._stamped("norms", (self.total_length, self.live, len(self.paths)), build)
+
+    def damping(self) -> list[float]:
+        """Per id: 0.3 for archived documents, 1 otherwise, 0 for replaced or removed ids."""
+        def build() -> list[float]:
+            docs = self.bank.docs
+            out = []
+            for path in self.paths:
+                doc = docs.get(path) if path is not None else None
+                out.append(0.0 if doc is None else ARCHIVED_FACTOR if doc.status == "archived" else 1.0)
+            return out
+        return self._stamped("damping", (self.bank.generation, len(self.paths)), build)
+
+    def term_scores(self, term: str, scale: float = 1.0) -> tuple[dict[int, float], int]:
+        """BM25 of one term (× `scale`) per live document, and its live document frequency."""
         entry = self.postings.get(term)
         if entry is None:
             return {}, 0
-        paths, lengths = self.paths, self.lengths
-        average = self.total_length / self.live if self.live else 1.0
-        norm = K1 * (1 - B)
-        slope = K1 * B / (average or 1.0)
-        live: list[tuple[int, int]] = [(ident, tf) for ident, tf in zip(*entry) if paths[ident] is not None]
-        idf = self.idf(len(live))
-        top = idf * (K1 + 1)
-        return {ident: top * tf / (tf + norm + slope * lengths[ident]) for ident, tf in live}, len(live)
+        ids, tfs = entry
+        if self.live == len(self.paths):
+            pairs: Iterable[tuple[int, int]] = zip(ids, tfs)
+            df = len(ids)
+        else:
+            paths = self.paths
+            pairs = [(ident, tf) for ident, tf in zip(ids, tfs) if paths[ident] is not None]
+            df = len(pairs)
+        if not df:
+            return {}, 0
+        top = self.idf(df) * (K1 + 1) * scale
+        norm = self.norms()
+        return {ident: top * tf / (tf + norm[ident]) for ident, tf in pairs}, df
 
     def form_scores(self, form: SearchForm) -> tuple[dict[int, float], float]:
-        """Scores of one form (all its terms required, mean BM25) and its idf (0 when nothing matched)."""
+        """Tier × score of one form (all its terms required, mean BM25) and its idf (0 if nothing matched)."""
         if len(form.terms) == 1:
-            scores, df = self.term_scores(form.terms[0])
+            scores, df = self.term_scores(form.terms[0], form.tier)
             return scores, self.idf(df) if df else 0.0
         merged: dict[int, float] | None = None
         idfs = []
         for term in form.terms:
-            scores, df = self.term_scores(term)
+            scores, df = self.term_scores(term, form.tier)
             if not df:
                 return {}, 0.0
             idfs.append(self.idf(df))
@@ -176,16 +212,19 @@ def _concept_scores(index: SearchIndex, concept: SearchConcept) -> tuple[dict[in
         for form in concept.parts:
             scores, idf = index.form_scores(form)
             weight = max(weight, idf)
-            for ident, value in scores.items():
-                best[ident] = best.get(ident, 0.0) + form.tier * value
+            get = best.get
+            best.update({ident: get(ident, 0.0) + value for ident, value in scores.items()})
         return best, weight
     for form in concept.forms:
         scores, idf = index.form_scores(form)
+        if not scores:
+            continue
         weight = max(weight, idf)
-        for ident, value in scores.items():
-            value *= form.tier
-            if value > best.get(ident, 0.0):
-                best[ident] = value
+        if not best:
+            best = scores
+            continue
+        get = best.get
+        best.update({ident: value for ident, value in scores.items() if value > get(ident, 0.0)})
     return best, weight
 
 
@@ -225,6 +264,15 @@ def _phrases(lexicon: Lexicon, query: str) -> list[str]:
     return runs
 
 
+def _leading(scores: dict[int, float], count: int, paths: list[str | None]) -> list[tuple[float, int]]:
+    """The `count` best `(score, id)` by score, ties by path (ids tied at the cut all compete)."""
+    if len(scores) > count:
+        cut = heapq.nlargest(count, scores.values())[-1]
+        scores = {ident: score for ident, score in scores.items() if score >= cut}
+    ordered = sorted(scores.items(), key=lambda item: (-round(item[1], 9), paths[item[0]] or ""))
+    return [(score, ident) for ident, score in ordered[:count]]
+
+
 def _covers(form: SearchForm, terms: set[str]) -> bool:
     return all(term in terms for term in form.terms)
 
@@ -256,54 +304,56 @@ def search(bank: Bank, query: str, limit: int = DEFAULT_LIMIT, doc_kind: str | N
         weights.append(weight or floor)
     total_weight = sum(weights)
 
-    docs = bank.docs
-    candidates: list[tuple[int, float, str, Doc, float]] = []  # (pool rank, score, path, doc, share)
-    seen: set[int] = set()
-    for scores in per_concept:
-        for ident in scores:
-            if ident in seen:
+    docs, paths = bank.docs, index.paths
+    damping = index.damping()
+    filtered = doc_kind is not None or layer is not None or status is not None
+
+    def accept(ident: int) -> bool:
+        doc = docs.get(paths[ident] or "")
+        return doc is not None and (doc_kind is None or doc.doc_kind == doc_kind) \
+            and (layer is None or doc.layer == layer) and (status is None or doc.status == status)
+
+    need = max(3 * limit, 30)  # candidates that get the bonuses (which need the text) before the final cut
+    pool = set(per_concept[0]).intersection(*per_concept[1:])
+    if filtered:
+        pool = {ident for ident in pool if accept(ident)}
+    first = per_concept[0]
+    pool_scores = {ident: first[ident] for ident in pool}
+    for scores in per_concept[1:]:
+        pool_scores = {ident: value + scores[ident] for ident, value in pool_scores.items()}
+    pool_scores = {ident: value * damping[ident] for ident, value in pool_scores.items()}
+    chosen = [(0, score, ident) for score, ident in _leading(pool_scores, need, paths)]
+    if len(chosen) < need:
+        rest: dict[int, float] = {}
+        for ident in set().union(*per_concept) - pool:
+            if filtered and not accept(ident):
                 continue
-            seen.add(ident)
-            path = index.paths[ident]
-            doc = docs.get(path) if path is not None else None
-            if doc is None or (doc_kind is not None and doc.doc_kind != doc_kind) \
-                    or (layer is not None and doc.layer != layer) or (status is not None and doc.status != status):
-                continue
-            base = 0.0
-            matched_weight = 0.0
-            matched = 0
-            for i, concept_scores in enumerate(per_concept):
-                value = concept_scores.get(ident)
+            base = matched = 0.0
+            for scores, weight in zip(per_concept, weights):
+                value = scores.get(ident)
                 if value is not None:
                     base += value
-                    matched_weight += weights[i]
-                    matched += 1
-            share = matched_weight / total_weight if total_weight else 1.0
-            in_pool = matched == len(content)
-            candidates.append((0 if in_pool else 1, base if in_pool else base * share, path, doc, share))
+                    matched += weight
+            rest[ident] = base * (matched / total_weight if total_weight else 1.0) * damping[ident]
+        chosen += [(1, score, ident) for score, ident in _leading(rest, need - len(chosen), paths)]
+    candidates = [(group, score, paths[ident], docs[paths[ident]]) for group, score, ident in chosen if score > 0]
     if not candidates:
         return {"results": [], "hint": HINT}
-    candidates.sort(key=lambda c: (c[0], -c[1], c[2]))
 
     lexicon = index.lexicon
     phrases = _phrases(lexicon, query)
     bodies: dict[str, _Body] = {}
-    rerank = max(3 * limit, 30)
     ranked: list[tuple[int, float, str, Doc]] = []
-    for position, (group, score, path, doc, _) in enumerate(candidates):
-        if position < rerank:
-            factor = 1.0
-            if phrases:
-                body = bodies[path] = _Body(index.body(path, doc) or "")
-                if any(p in body.low for p in phrases):
-                    factor += PHRASE_BONUS
-            title_terms, purpose_terms = index.meta[index.ids[path]]
-            factor += TITLE_BONUS * sum(_concept_in(c, title_terms) for c in content) / len(content)
-            factor += PURPOSE_BONUS * sum(_concept_in(c, purpose_terms) for c in content) / len(content)
-            score *= factor
-        if doc.status == "archived":
-            score *= ARCHIVED_FACTOR
-        ranked.append((group, score, path, doc))
+    for group, score, path, doc in candidates:
+        factor = 1.0
+        if phrases:
+            body = bodies[path] = _Body(index.body(path, doc) or "")
+            if any(p in body.low for p in phrases):
+                factor += PHRASE_BONUS
+        title_terms, purpose_terms = index.meta[index.ids[path]]
+        factor += TITLE_BONUS * sum(_concept_in(c, title_terms) for c in content) / len(content)
+        factor += PURPOSE_BONUS * sum(_concept_in(c, purpose_terms) for c in content) / len(content)
+        ranked.append((group, score * factor, path, doc))
     ranked.sort(key=lambda r: (r[0], -round(r[1], 9), r[2]))
 
     results = []

@@ -396,7 +396,7 @@ def test_fast_ranking_equals_scoring_every_document(tmp_path):
         concepts = [_concept_matches(index, c) for c in index.lexicon.concepts(question)]
 
         def field(terms):
-            return sum(max((m.get(t, 0.0) for t, _ in terms), default=0.0) for m in concepts)
+            return sum(max((m.get(t, 0.0) for t, *_ in terms), default=0.0) for m in concepts)
 
         rows = []
         for ident, fields in index.fields.items():

@@ -19,16 +19,22 @@ distinct vocabulary (`build_lexicon` is cached on the vocabulary rows).
 from __future__ import annotations
 
 import functools
+import re
+from collections import Counter
 from dataclasses import dataclass
 
 from . import chinese, english, russian
 from .dictionary import ROWS
-from .tokens import is_compound, is_cyrillic, scan, split_compound
+from .tokens import SCAN, is_compound, is_cyrillic, normalize, scan, split_compound
 from .vocabulary import VocabularyRow
 
 STOPWORDS = english.STOPWORDS | russian.STOPWORDS | chinese.STOPWORDS
 
 Row = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # english items, russian stems, chinese words
+_MEMO_LIMIT = 200_000  # per-lexicon memo tables are cleared when they reach this many entries
+_WORD_ASCII = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+_ASCII_SEPARATORS = str.maketrans({chr(i): " " for i in range(128) if chr(i) not in _WORD_ASCII})
+_PLAIN = re.compile(r"\w+(?:-\w+)*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +156,7 @@ class Lexicon:
         self._route_word: dict[str, tuple[tuple[str, str, str], ...]] = {}
         self._route_cjk: dict[str, tuple[tuple[str, str, str], ...]] = {}
         self._search_word: dict[str, tuple[str, ...]] = {}
+        self._route_text: dict[str, tuple[tuple[str, str, str], ...]] = {}
 
     # -- single words ----------------------------------------------------------------------------
 
@@ -192,7 +199,8 @@ class Lexicon:
         cached = self._route_word.get(word)
         if cached is not None:
             return cached
-        parts = split_compound(word) if is_compound(word) else [word.lower()]
+        bare = word.strip("_")
+        parts = split_compound(bare) if is_compound(bare) else [bare.lower()] if bare else []
         out = []
         for part in parts:
             part = part.replace("ё", "е")
@@ -220,12 +228,28 @@ class Lexicon:
         self._route_cjk[run] = result
         return result
 
-    def route_terms(self, text: str) -> list[tuple[str, str, str]]:
-        """`(term, surface, language)` for every content word of a metadata field, in order."""
+    def route_terms(self, text: str) -> tuple[tuple[str, str, str], ...]:
+        """`(term, surface, language)` for every content word of a metadata field, in order.
+
+        Memoised per text (headings such as "Context" or "Decision" repeat across a bank); the
+        returned triples are shared objects, so tokenised fields cost little memory.
+        """
+        cached = self._route_text.get(text)
+        if cached is not None:
+            return cached
         out: list[tuple[str, str, str]] = []
-        for is_cjk, piece in scan(text):
-            out.extend(self._route_cjk_terms(piece) if is_cjk else self._route_word_terms(piece))
-        return out
+        words = self._route_word
+        for cjk, word in SCAN.findall(normalize(text)):
+            if cjk:
+                out.extend(self._route_cjk_terms(cjk))
+                continue
+            found = words.get(word)
+            out.extend(found if found is not None else self._route_word_terms(word))
+        result = tuple(out)
+        if len(self._route_text) >= _MEMO_LIMIT:
+            self._route_text.clear()
+        self._route_text[text] = result
+        return result
 
     def equivalents(self, term: str, language: str) -> tuple[str, ...]:
         """Terms of the same concept in the other languages (empty for unknown words)."""
@@ -271,32 +295,68 @@ class Lexicon:
             return ((term, True, not term.isalpha()),)
         return ((term, is_cyrillic(term), False),)
 
-    def _search_word_terms(self, word: str) -> tuple[str, ...]:
+    def _search_word_terms(self, word: str) -> tuple[tuple[str, ...], int]:
+        """Index terms of one scanned word (or of a whitespace-split ASCII token) and its word count."""
         cached = self._search_word.get(word)
         if cached is not None:
             return cached
-        low = word.lower().replace("ё", "е")
-        if is_compound(word):
-            terms = [low] + [self.term(part.replace("ё", "е"))[0] for part in split_compound(word)]
-        else:
-            terms = [self.term(low)[0]]
-        result = tuple(terms)
+        terms: list[str] = []
+        count = 0
+        pieces = [word] if _PLAIN.fullmatch(word) else [w for cjk, w in SCAN.findall(word) if w]
+        for piece in pieces:
+            bare = piece.strip("_")
+            if not bare:
+                continue
+            count += 1
+            low = bare.lower().replace("ё", "е")
+            if is_compound(bare):
+                terms.append(low)
+                terms.extend(self.term(part.replace("ё", "е"))[0] for part in split_compound(bare))
+            else:
+                terms.append(self.term(low)[0])
+        result = (tuple(terms), count)
+        if len(self._search_word) >= _MEMO_LIMIT:
+            self._search_word.clear()
         self._search_word[word] = result
         return result
 
-    def search_terms(self, text: str) -> tuple[list[str], int]:
-        """Index terms of body text and its length in tokens (identifiers count once, parts are extra)."""
-        terms: list[str] = []
+    def search_counts(self, text: str) -> tuple[dict[str, int], int]:
+        """Index terms of body text with their frequencies, and the text's length in tokens.
+
+        Identifiers count once toward the length; their parts are extra terms. Tokens are counted
+        (in C) before they are mapped to terms, so each distinct word is looked at once per text.
+        ASCII text takes a faster path — separators translated to spaces, then `split()` — with
+        the same result as the scanner.
+        """
+        counts: dict[str, int] = {}
         length = 0
-        for is_cjk, piece in scan(text):
-            if is_cjk:
-                grams = chinese.bigrams(piece)
-                terms.extend(grams)
-                length += len(grams)
-            else:
-                terms.extend(self._search_word_terms(piece))
-                length += 1
-        return terms, length
+        get = counts.get
+        words = self._search_word
+        if text.isascii():
+            for word, times in Counter(text.translate(_ASCII_SEPARATORS).split()).items():
+                found = words.get(word)
+                terms, size = found if found is not None else self._search_word_terms(word)
+                length += size * times
+                for term in terms:
+                    counts[term] = get(term, 0) + times
+            return counts, length
+        for (cjk, word), times in Counter(SCAN.findall(normalize(text))).items():
+            if cjk:
+                grams = chinese.bigrams(cjk)
+                length += len(grams) * times
+                for gram in grams:
+                    counts[gram] = get(gram, 0) + times
+                continue
+            found = words.get(word)
+            terms, size = found if found is not None else self._search_word_terms(word)
+            length += size * times
+            for term in terms:
+                counts[term] = get(term, 0) + times
+        return counts, length
+
+    def search_terms(self, text: str) -> set[str]:
+        """The distinct index terms of a short text (titles, purposes)."""
+        return set(self.search_counts(text)[0])
 
     def _zh_forms(self, words: tuple[str, ...], tier: int) -> list[SearchForm]:
         return [SearchForm(tuple(chinese.bigrams(w)), tier, w) for w in words]
