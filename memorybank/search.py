@@ -41,7 +41,7 @@ from .lang import Lexicon, SearchConcept, SearchForm
 from .lang.chinese import STOPWORDS as ZH_STOPWORDS
 from .lang.chinese import segment
 from .lang.lexicon import STOPWORDS
-from .lang.tokens import SCAN, normalize
+from .lang.tokens import WORD, normalize, split_scripts
 from .query import check_query
 from .records import Doc
 
@@ -239,27 +239,30 @@ def _phrases(lexicon: Lexicon, query: str) -> list[str]:
         if count >= 2:
             runs.append(text[start:end])
 
-    for match in SCAN.finditer(text):
-        cjk, word = match.groups()
-        if word is not None:
-            if word.strip("_") in STOPWORDS:
-                close()
-                start, count = -1, 0
-                continue
-            if start < 0:
-                start = match.start()
-            end, count = match.end(), count + 1
-            continue
-        offset = match.start()
-        for piece, is_word in segment(cjk, lexicon.zh_words, lexicon.zh_max):
-            if is_word and piece in ZH_STOPWORDS:
-                close()
-                start, count = -1, 0
-            else:
+    for match in WORD.finditer(text):
+        token, cursor = match.group(), 0
+        for cjk, piece in split_scripts(token):
+            cursor = token.index(piece, cursor)
+            offset = match.start() + cursor
+            cursor += len(piece)
+            if not cjk:
+                if piece in STOPWORDS:
+                    close()
+                    start, count = -1, 0
+                    continue
                 if start < 0:
                     start = offset
-                end, count = offset + len(piece), count + (1 if is_word else len(piece) // 2 or 1)
-            offset += len(piece)
+                end, count = offset + len(piece), count + 1
+                continue
+            for word, is_word in segment(piece, lexicon.zh_words, lexicon.zh_max):
+                if is_word and word in ZH_STOPWORDS:
+                    close()
+                    start, count = -1, 0
+                else:
+                    if start < 0:
+                        start = offset
+                    end, count = offset + len(word), count + (1 if is_word else len(word) // 2 or 1)
+                offset += len(word)
     close()
     return runs
 

@@ -19,13 +19,12 @@ distinct vocabulary (`build_lexicon` is cached on the vocabulary rows).
 from __future__ import annotations
 
 import functools
-import re
 from collections import Counter
 from dataclasses import dataclass
 
 from . import chinese, english, russian
 from .dictionary import ROWS
-from .tokens import SCAN, is_compound, is_cyrillic, normalize, scan, split_compound
+from .tokens import WORD, is_compound, is_cyrillic, normalize, scan, split_compound, split_scripts
 from .vocabulary import VocabularyRow
 
 STOPWORDS = english.STOPWORDS | russian.STOPWORDS | chinese.STOPWORDS
@@ -34,7 +33,6 @@ Row = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # english items,
 _MEMO_LIMIT = 200_000  # per-lexicon memo tables are cleared when they reach this many entries
 _WORD_ASCII = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _ASCII_SEPARATORS = str.maketrans({chr(i): " " for i in range(128) if chr(i) not in _WORD_ASCII})
-_PLAIN = re.compile(r"\w+(?:-\w+)*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,8 +153,9 @@ class Lexicon:
         self._ru_lengths = sorted({len(s) for s in ru_canon}, reverse=True)
         self._route_word: dict[str, tuple[tuple[str, str, str], ...]] = {}
         self._route_cjk: dict[str, tuple[tuple[str, str, str], ...]] = {}
-        self._search_word: dict[str, tuple[str, ...]] = {}
+        self._search_token: dict[str, tuple[tuple[str, ...], int]] = {}
         self._route_text: dict[str, tuple[tuple[str, str, str], ...]] = {}
+        self._route_token: dict[str, tuple[tuple[str, str, str], ...]] = {}
 
     # -- single words ----------------------------------------------------------------------------
 
@@ -199,8 +198,7 @@ class Lexicon:
         cached = self._route_word.get(word)
         if cached is not None:
             return cached
-        bare = word.strip("_")
-        parts = split_compound(bare) if is_compound(bare) else [bare.lower()] if bare else []
+        parts = split_compound(word) if is_compound(word) else [word.lower()]
         out = []
         for part in parts:
             part = part.replace("ё", "е")
@@ -238,13 +236,13 @@ class Lexicon:
         if cached is not None:
             return cached
         out: list[tuple[str, str, str]] = []
-        words = self._route_word
-        for cjk, word in SCAN.findall(normalize(text)):
-            if cjk:
-                out.extend(self._route_cjk_terms(cjk))
-                continue
-            found = words.get(word)
-            out.extend(found if found is not None else self._route_word_terms(word))
+        tokens = self._route_token
+        for token in WORD.findall(normalize(text)):
+            found = tokens.get(token)
+            if found is None:
+                found = tokens[token] = tuple(triple for cjk, piece in split_scripts(token) for triple in (
+                    self._route_cjk_terms(piece) if cjk else self._route_word_terms(piece)))
+            out.extend(found)
         result = tuple(out)
         if len(self._route_text) >= _MEMO_LIMIT:
             self._route_text.clear()
@@ -295,60 +293,55 @@ class Lexicon:
             return ((term, True, not term.isalpha()),)
         return ((term, is_cyrillic(term), False),)
 
-    def _search_word_terms(self, word: str) -> tuple[tuple[str, ...], int]:
-        """Index terms of one scanned word (or of a whitespace-split ASCII token) and its word count."""
-        cached = self._search_word.get(word)
+    def _search_token_terms(self, token: str) -> tuple[tuple[str, ...], int]:
+        """Index terms of one token (a `WORD` match or a whitespace-split ASCII token), and its length.
+
+        Words count 1 (an identifier's parts are extra terms); a CJK run counts its bigrams.
+        """
+        cached = self._search_token.get(token)
         if cached is not None:
             return cached
         terms: list[str] = []
         count = 0
-        pieces = [word] if _PLAIN.fullmatch(word) else [w for cjk, w in SCAN.findall(word) if w]
-        for piece in pieces:
-            bare = piece.strip("_")
-            if not bare:
+        pieces = split_scripts(token) if WORD.fullmatch(token) else \
+            [piece for match in WORD.findall(token) for piece in split_scripts(match)]
+        for cjk, piece in pieces:
+            if cjk:
+                grams = chinese.bigrams(piece)
+                terms.extend(grams)
+                count += len(grams)
                 continue
             count += 1
-            low = bare.lower().replace("ё", "е")
-            if is_compound(bare):
+            low = piece.lower().replace("ё", "е")
+            if is_compound(piece):
                 terms.append(low)
-                terms.extend(self.term(part.replace("ё", "е"))[0] for part in split_compound(bare))
+                terms.extend(self.term(part.replace("ё", "е"))[0] for part in split_compound(piece))
             else:
                 terms.append(self.term(low)[0])
         result = (tuple(terms), count)
-        if len(self._search_word) >= _MEMO_LIMIT:
-            self._search_word.clear()
-        self._search_word[word] = result
+        if len(self._search_token) >= _MEMO_LIMIT:
+            self._search_token.clear()
+        self._search_token[token] = result
         return result
 
     def search_counts(self, text: str) -> tuple[dict[str, int], int]:
         """Index terms of body text with their frequencies, and the text's length in tokens.
 
-        Identifiers count once toward the length; their parts are extra terms. Tokens are counted
-        (in C) before they are mapped to terms, so each distinct word is looked at once per text.
-        ASCII text takes a faster path — separators translated to spaces, then `split()` — with
-        the same result as the scanner.
+        Tokens are counted (in C) before they are mapped to terms, so each distinct token is looked
+        at once per text. ASCII text takes a faster path — separators translated to spaces, then
+        `split()` — with the same result as the scanner.
         """
+        if text.isascii():
+            tokens = Counter(text.translate(_ASCII_SEPARATORS).split())
+        else:
+            tokens = Counter(WORD.findall(normalize(text)))
         counts: dict[str, int] = {}
         length = 0
         get = counts.get
-        words = self._search_word
-        if text.isascii():
-            for word, times in Counter(text.translate(_ASCII_SEPARATORS).split()).items():
-                found = words.get(word)
-                terms, size = found if found is not None else self._search_word_terms(word)
-                length += size * times
-                for term in terms:
-                    counts[term] = get(term, 0) + times
-            return counts, length
-        for (cjk, word), times in Counter(SCAN.findall(normalize(text))).items():
-            if cjk:
-                grams = chinese.bigrams(cjk)
-                length += len(grams) * times
-                for gram in grams:
-                    counts[gram] = get(gram, 0) + times
-                continue
-            found = words.get(word)
-            terms, size = found if found is not None else self._search_word_terms(word)
+        memo = self._search_token
+        for token, times in tokens.items():
+            found = memo.get(token)
+            terms, size = found if found is not None else self._search_token_terms(token)
             length += size * times
             for term in terms:
                 counts[term] = get(term, 0) + times

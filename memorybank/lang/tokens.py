@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Iterator
 
 # CJK radicals … Kangxi, Kana, Bopomofo, Hangul compatibility jamo, CJK extension A, unified
 # ideographs, Hangul syllables, compatibility ideographs, and the supplementary ideograph planes.
-# U+3000–U+303F (CJK punctuation) is deliberately outside.
-CJK_CLASS = "\u2e80-\u2fdf\u3040-\u318f\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff" \
-            "\U00020000-\U0003134f"
-_WORDCH = rf"[^\W{CJK_CLASS}]"
-SCAN = re.compile(rf"([{CJK_CLASS}]+)|({_WORDCH}+(?:-{_WORDCH}+)*)")
+# U+3000–U+303F (CJK punctuation) is deliberately outside. Kept as code-point ranges, not a regex
+# class: compiling a class this wide costs ~10 ms of every cold start.
+CJK_RANGES = ((0x2E80, 0x2FDF), (0x3040, 0x318F), (0x31A0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF),
+              (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0x20000, 0x3134F))
+_BOUNDS = tuple(edge for lo, hi in CJK_RANGES for edge in (lo, hi + 1))
+CJK_FLOOR = "\u2e80"
+WORD = re.compile(r"\w+(?:-\w+)*")  # letters, digits, `_`; `-` inside. CJK is split out afterwards
 _SEPARATORS = re.compile(r"[-_]+")
 _CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_]+")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
@@ -29,16 +32,38 @@ def normalize(text: str) -> str:
     return text if text.isascii() else unicodedata.normalize("NFKC", text)
 
 
+def is_cjk(ch: str) -> bool:
+    return bisect_right(_BOUNDS, ord(ch)) & 1 == 1
+
+
+def has_cjk(text: str) -> bool:
+    return bool(text) and max(text) >= CJK_FLOOR and any(is_cjk(ch) for ch in text)
+
+
+def split_scripts(token: str) -> list[tuple[bool, str]]:
+    """Cut one `WORD` match into `(is_cjk, piece)` runs; non-CJK pieces are words with `_` trimmed."""
+    if max(token) < CJK_FLOOR:
+        bare = token.strip("_")
+        return [(False, bare)] if bare else []
+    out: list[tuple[bool, str]] = []
+    start, current = 0, is_cjk(token[0])
+    for i in range(1, len(token) + 1):
+        flag = is_cjk(token[i]) if i < len(token) else not current
+        if flag == current:
+            continue
+        run = token[start:i]
+        if current:
+            out.append((True, run))
+        else:
+            out.extend((False, w.strip("_")) for w in WORD.findall(run) if w.strip("_"))
+        start, current = i, flag
+    return out
+
+
 def scan(text: str) -> Iterator[tuple[bool, str]]:
     """Yield `(is_cjk, piece)` in order: CJK runs and words (original case kept)."""
-    for match in SCAN.finditer(normalize(text)):
-        cjk, word = match.groups()
-        if cjk:
-            yield True, cjk
-        else:
-            word = word.strip("_")
-            if word:
-                yield False, word
+    for token in WORD.findall(normalize(text)):
+        yield from split_scripts(token)
 
 
 def is_compound(word: str) -> bool:
@@ -73,5 +98,5 @@ def estimate_tokens(text: str) -> int:
     """
     if text.isascii():
         return (len(text) * 25 + 99) // 100
-    wide = sum(1 for ch in text if ch >= "\u2e80")
+    wide = sum(1 for ch in text if ch >= CJK_FLOOR)
     return ((len(text) - wide) * 25 + wide * 60 + 99) // 100

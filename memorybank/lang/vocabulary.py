@@ -8,12 +8,9 @@ table. Left cells are lowercased (`ё` → `е`); right cells split on commas.
 
 from __future__ import annotations
 
-import re
-
-from .tokens import CJK_CLASS, is_cyrillic
+from .tokens import has_cjk, is_cyrillic
 
 VOCABULARY_PATH = "dna/vocabulary.md"
-_CJK = re.compile(f"[{CJK_CLASS}]")
 
 VocabularyRow = tuple[str, str, tuple[str, ...]]  # (language "ru" | "zh", term, english words)
 
@@ -32,7 +29,7 @@ def parse_vocabulary(text: str) -> tuple[VocabularyRow, ...]:
         english = tuple(w for w in (part.strip().lower() for part in cells[1].split(",")) if w)
         if not term or not english:
             continue
-        if _CJK.search(term):
+        if has_cjk(term):
             rows.append(("zh", term, english))
         elif is_cyrillic(term) and term.replace("-", "").isalpha():
             rows.append(("ru", term, english))
