@@ -1,16 +1,14 @@
 """Routing (§5): metadata-only ranking, multipliers, languages, explanations and the once-per-parse rule."""
 
-import shutil
-
 import pytest
-from conftest import FIXTURE, REPO, doc, write_bank
+from conftest import FIXTURE, doc, write_bank
 
 import memorybank.route as route_module
+from memorybank import writers
 from memorybank.bank import Bank
 from memorybank.errors import BankError
 from memorybank.route import RouteIndex, route
-
-STARTER = REPO / "starter"
+from memorybank.validate import validate
 
 
 def top(bank, question, **kw):
@@ -113,44 +111,34 @@ def test_same_question_in_three_languages_same_first_document_on_fixture(fixture
 
 # -- a bank made by --init plus a few documents ----------------------------------------------------------
 
-ADDED = {
-    "engineering/caching.md": doc("Cache invalidation", "When the response cache is invalidated and how long "
-                                  "entries live.", canonical_for=["cache_ttl"], doc_kind="engineering"),
-    "engineering/encryption.md": doc("Encryption keys", "How encryption keys are stored, rotated and backed up on "
-                                     "the device.", doc_kind="engineering"),
-    "product/notifications.md": doc("Push notifications", "Which events send a push notification to the user and "
-                                    "how users mute them.", doc_kind="product"),
-    "ops/deployment.md": doc("Deployment pipeline", "How a release is built, tested and deployed to production "
-                             "servers.", doc_kind="ops"),
-    "domain/payments.md": doc("Payments", "How a customer payment is captured, refunded and reconciled.",
-                              canonical_for=["payment_refunds"], doc_kind="domain"),
-    "adr/ADR-001-queue-for-sync.md": doc("ADR-001: A queue for background sync", "Records the decision to run "
-                                         "background synchronization through a job queue instead of timers.",
-                                         doc_kind="adr"),
-    "product/reader.md": doc("Book covers and chapters", "How the reader shows a book's cover image and splits it "
-                             "into chapters.", doc_kind="product"),
-    "engineering/search-index.md": doc("Search index", "How the full-text search index is built and updated.",
-                                       canonical_for=["search_index"], doc_kind="engineering"),
-}
+ADDED = [  # (path, doc_kind, title, purpose, derived_from, canonical_for), created through the writers
+    ("engineering/caching.md", "engineering", "Cache invalidation",
+     "When the response cache is invalidated and how long entries live.", "../dna/principles.md", ["cache_ttl"]),
+    ("engineering/encryption.md", "engineering", "Encryption keys",
+     "How encryption keys are stored, rotated and backed up on the device.", "../dna/principles.md", None),
+    ("product/notifications.md", "product", "Push notifications",
+     "Which events send a push notification to the user and how users mute them.", "context.md", None),
+    ("ops/deployment.md", "ops", "Deployment pipeline",
+     "How a release is built, tested and deployed to production servers.", "../dna/principles.md", None),
+    ("domain/payments.md", "domain", "Payments", "How a customer payment is captured, refunded and reconciled.",
+     "../product/context.md", ["payment_refunds"]),
+    ("adr/ADR-001-queue-for-sync.md", "adr", "ADR-001: A queue for background sync",
+     "Records the decision to run background synchronization through a job queue instead of timers.",
+     "../engineering/caching.md", None),
+    ("product/reader.md", "product", "Book covers and chapters",
+     "How the reader shows a book's cover image and splits it into chapters.", "context.md", None),
+    ("engineering/search-index.md", "engineering", "Search index",
+     "How the full-text search index is built and updated.", "../dna/principles.md", ["search_index"]),
+]
 
 
 def init_bank(root):
-    """A bank as `--init` makes it plus ADDED.
-
-    Uses the shipped starter/ when it has content; until it lands (it is written in parallel), a
-    minimal English governance set stands in for it so the cross-language triples still run.
-    """
-    if any(STARTER.rglob("*.md")):
-        shutil.copytree(STARTER, root, ignore=shutil.ignore_patterns(".gitkeep"))
-    else:
-        write_bank(root, {
-            "README.md": "# Bank\n\n- [DNA](dna/README.md)\n",
-            "dna/README.md": doc("DNA", "Entry point to the bank's governance documents.", doc_function="index"),
-            "dna/principles.md": doc("Principles", "The principles every document of this bank derives from."),
-            "dna/governance.md": doc("Governance", "Document kinds, statuses and the rules for derived_from.",
-                                     derived=["principles.md"]),
-        })
-    write_bank(root, ADDED)
+    """A bank seeded by `bank_init` (the shipped starter) plus ADDED, written through `bank_create`."""
+    bank = Bank(root)
+    writers.init(bank, "demo")
+    for path, kind, title, purpose, upstream, keys in ADDED:
+        writers.create(bank, path, kind, title, purpose, derived_from=[upstream], canonical_for=keys,
+                       status="active")
     return root
 
 
@@ -179,6 +167,10 @@ def init_with_docs(tmp_path_factory):
 def test_same_question_in_three_languages_same_first_document_on_init_bank(init_with_docs, english, russian, chinese,
                                                                           expected):
     assert [top(init_with_docs, q) for q in (english, russian, chinese)] == [expected] * 3
+
+
+def test_init_bank_with_added_documents_is_clean(init_with_docs):
+    assert validate(init_with_docs)["summary"]["errors"] == 0
 
 
 # -- a bank written in Chinese --------------------------------------------------------------------------
