@@ -551,6 +551,24 @@ upstream | - | 上级
 authority | авторитет | 权威
 home | дом | 主页
 single source of truth, ssot | - | 单一事实来源
+checklist | чеклист | 检查清单
+gotcha, pitfall, trap | подводн, ловушк | 陷阱
+strict, strictness | строг | 严格
+save, persist, persistence | сохран | 保存, 持久化
+return | возвращ | 返回
+throw, raise | выбрас, брос | 抛出
+result | результат | 结果
+empty | пуст | 空
+flat | плоск | 扁平
+public | публичн, открыт | 公开, 公共
+private | приватн | 私有
+nested | вложенн | 嵌套
+verse, poem | стих | 诗歌
+quote, quotation | цитат | 引文
+separate | отдельн | 单独
+optional | опционал, необязательн | 可选
+required, mandatory | обязательн | 必需, 必填
+equality, equal | равенств, равн | 相等
 center, central | центр, централ | 中心, 中央
 system | систем | 系统
 main, primary | главн, основн | 主要

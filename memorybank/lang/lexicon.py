@@ -383,16 +383,35 @@ class Lexicon:
                 stop = low in STOPWORDS or (len(low) == 1 and not low.isdigit())
                 emit(SearchConcept(piece, tuple(_unique_forms(forms)), (), stop))
                 continue
-            for word, is_word in chinese.segment(piece, self.zh_words, self.zh_max):
+            for word, is_word in self._search_cjk_units(piece):
                 forms = self._zh_forms((word,), 10)
-                if is_word and word not in chinese.STOPWORDS:
+                stop = word in chinese.STOPWORDS
+                if is_word and not stop:
                     canon = self.zh_canon.get(word, word)
                     siblings = tuple(w for w in self.zh_group.get(canon, ()) if w != word)
                     forms.extend(self._zh_forms(siblings, 6))
                     for eq in self.equivalents(canon, "zh"):
                         forms.append(SearchForm((eq,), 6, eq))
-                emit(SearchConcept(word, tuple(_unique_forms(forms)), (), is_word and word in chinese.STOPWORDS))
+                emit(SearchConcept(word, tuple(_unique_forms(forms)), (), stop))
         return out
+
+    def _search_cjk_units(self, run: str) -> list[tuple[str, bool]]:
+        """A query's CJK run as search units: dictionary words of 2+ characters, stopwords, and the
+        runs between them (leftovers and one-character words merged, so `清空` stays one literal
+        rather than an unfindable single `清` plus the word `空`)."""
+        units: list[tuple[str, bool]] = []
+        pending = ""
+        for word, is_word in chinese.segment(run, self.zh_words, self.zh_max):
+            if is_word and (len(word) >= 2 or word in chinese.STOPWORDS):
+                if pending:
+                    units.append((pending, pending in self.zh_canon))
+                    pending = ""
+                units.append((word, True))
+            else:
+                pending += word
+        if pending:
+            units.append((pending, pending in self.zh_canon))
+        return units
 
 
 def _unique_forms(forms: list[SearchForm]) -> list[SearchForm]:
