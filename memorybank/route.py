@@ -2,8 +2,9 @@
 
 Only `canonical_for`, `purpose`, `title` and the `## ` headings are read — never bodies. Each
 document's fields are tokenised once (when the document is parsed or the vocabulary changes) into
-`RouteFields`, and an inverted index `term → {path: [slot]}` answers a question by touching only the
-documents that share a term with it, so a warm route costs the postings it reads, not the bank size.
+`RouteFields`, and an inverted index (`term → Postings`: document ids per field, key and heading
+slots) answers a question by touching only the documents that share a term with it; see `route`
+for how the ranking stays exact while scoring only the documents that can reach the top.
 
 Scoring, per SPEC §5:
 - a question becomes concepts (`Lexicon.concepts`); a concept form matches a field word exactly

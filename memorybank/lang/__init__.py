@@ -7,7 +7,7 @@ estimates). Entry points:
   `bank.cache` per `dna_generation`; the same object comes back while the vocabulary rows are equal,
   so indexes can test `lexicon is index.lexicon` to know whether they must re-tokenise.
 - `Lexicon.route_terms(text)`, `Lexicon.concepts(question)` — routing fields and questions.
-- `Lexicon.search_terms(text)`, `Lexicon.search_concepts(query)` — body index and search queries.
+- `Lexicon.search_counts(text)`, `Lexicon.search_concepts(query)` — body index and search queries.
 - `why_intent(question)` — does the question ask for a reason (§5)?
 - `estimate_tokens(text)` — the CJK-aware token estimate of §14.2.
 """
