@@ -117,6 +117,7 @@ class RouteIndex(DerivedIndex):
         self.fields: dict[int, RouteFields] = {}
         self.postings: dict[str, Postings] = {}
         self._sorted: list[str] | None = None
+        self._longest = 0
         self._factors: dict[bool, list[float]] = {}
         self._factors_for = (-1, -1)
 
@@ -205,13 +206,14 @@ class RouteIndex(DerivedIndex):
             return found
         if self._sorted is None:
             self._sorted = sorted(self.postings)
+            self._longest = max(map(len, self._sorted), default=0)
         terms = self._sorted
         i = bisect_left(terms, term)
         while i < len(terms) and terms[i].startswith(term):
             if terms[i] != term:
                 found.append((terms[i], PREFIX))
             i += 1
-        for size in range(MIN_PREFIX_TERM, len(term)):
+        for size in range(MIN_PREFIX_TERM, min(len(term), self._longest + 1)):
             head = term[:size]
             if head in self.postings:
                 found.append((head, PREFIX))
