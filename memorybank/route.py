@@ -12,8 +12,11 @@ Scoring, per SPEC §5:
   so do both terms — the stem `fil` of "files" must not prefix-match `filter`); an equivalent from
   another language scores × 0.9. Each concept counts once per field — its best match (typed form
   first, so on a tie the typed form wins).
-- canonical_for 5 × best key's (sum of concept matches ÷ key words, capped at 1); purpose 3 × sum;
-  title 2 × sum; best single heading 1 × sum (returned as `section`).
+- canonical_for 5 × best key's coverage² (coverage = sum of concept matches ÷ key words, capped at
+  1); purpose 3 × sum; title 2 × sum; best single heading 1 × sum (returned as `section`).
+  SPEC §5 scores coverage linearly, but issue 3 requires that one word of a compound key not
+  outrank a direct title match, and linearly half of a two-word key (2.5) beats a title word (2).
+  Squaring keeps a full key at 5 and makes partial keys fade fast (½ → 1.25, ⅔ → 2.2).
 - × layer weight (bank.layer_weights) × status (active 1, draft 0.7, archived 0.2, other 0.9)
   × closed work (delivery_status done/cancelled 0.5) × why-intent (decision 4/3, knowledge 0.8).
 
@@ -312,7 +315,8 @@ def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str |
                 covered += h.keys.get(slot, 0.0)
             if covered / len(terms) > best:
                 best = covered / len(terms)
-        total += WEIGHT_CANONICAL * min(1.0, best)
+        coverage = min(1.0, best)
+        total += WEIGHT_CANONICAL * coverage * coverage
         if heading_hits:
             best = 0.0
             for number in range(len(doc_fields.sections)):

@@ -45,10 +45,13 @@ def test_canonical_owner_ranks_first_for_its_key_words(fixture_bank):
 
 
 def test_compound_keys_single_word_does_not_outrank_a_direct_title_match(fixture_bank):
-    # billing.md only shares "rounding" with one word of its key invoice_rounding: 5 × 1/2 × 1.5.
+    # billing.md only shares "rounding" with one word of its key invoice_rounding: 5 × (1/2)² × 1.5;
+    # invoices.md has that half key plus "rounded" in its purpose: (1.25 + 3) × 1.5.
     ranked = paths(fixture_bank, "rounding")
+    assert ranked[0] == "engineering/rounding.md"
     assert ranked.index("engineering/rounding.md") < ranked.index("domain/billing.md")
-    assert score(fixture_bank, "rounding", "domain/billing.md") == 3.75
+    assert score(fixture_bank, "rounding", "domain/billing.md") == 1.875
+    assert score(fixture_bank, "rounding", "domain/invoices.md") == 6.375
     assert score(fixture_bank, "rounding", "engineering/rounding.md") == 7.5  # (purpose 3 + title 2) × 1.5
 
 
@@ -233,7 +236,7 @@ def test_field_weights_and_canonical_key_coverage(tmp_path):
         "heading.md": doc("Other", "Unrelated words.", body="## Filter settings\n\ntext\n"),
     })
     assert score(bank, "filter thresholds", "owner.md") == 5.0
-    assert score(bank, "filter", "owner.md") == 2.5
+    assert score(bank, "filter", "owner.md") == 1.25  # half the key's words: 5 × (1/2)²
     assert score(bank, "filter", "title.md") == 2.0
     assert score(bank, "filter", "purpose.md") == 3.0
     assert score(bank, "filter", "heading.md") == 1.0
@@ -393,7 +396,7 @@ def test_fast_ranking_equals_scoring_every_document(tmp_path):
         rows = []
         for ident, fields in index.fields.items():
             docu = bank.docs[index.paths[ident]]
-            key = max((min(1.0, field(terms) / len(terms)) for _, terms in fields.keys), default=0.0)
+            key = max((min(1.0, field(terms) / len(terms)) ** 2 for _, terms in fields.keys), default=0.0)
             heading = max((field(terms) for _, terms in fields.sections), default=0.0)
             raw = 5 * key + 3 * field(fields.purpose) + 2 * field(fields.title) + heading
             score = round(raw * route_module._multiplier(bank.layer_weights, docu, why_intent(question)), 4)
