@@ -23,7 +23,7 @@ from typing import Any
 
 from ..bank import Bank
 from ..headings import normalize_heading, scan_text, section_bounds
-from ..parse import text_of
+from ..parse import text_list, text_of
 from ..records import Doc
 from .globs import clean_glob
 
@@ -130,16 +130,6 @@ def _priority(value: Any) -> int:
     return DEFAULT_PRIORITY
 
 
-def _list(value: Any) -> tuple[str, ...]:
-    items = value if isinstance(value, list) else [value] if value is not None else []
-    out = []
-    for item in items:
-        text = text_of(item)
-        if text:
-            out.append(text)
-    return tuple(out)
-
-
 def _checks(value: Any, fallback_globs: tuple[str, ...]) -> tuple[Check, ...]:
     """The rule's `guard:` list. A check without `files` uses the rule's own scope (or every file)."""
     if value is None:
@@ -153,7 +143,7 @@ def _checks(value: Any, fallback_globs: tuple[str, ...]) -> tuple[Check, ...]:
         pattern = item.get("pattern")
         severity = text_of(item.get("severity")) or "error"
         message = one_line(item.get("message"))
-        files = tuple(clean_glob(g) for g in _list(item.get("files"))) or fallback_globs or ("**",)
+        files = tuple(clean_glob(g) for g in text_list(item.get("files"))) or fallback_globs or ("**",)
         problem = None
         if not isinstance(pattern, str) or not pattern:
             problem = "the guard item has no `pattern`"
@@ -187,7 +177,7 @@ def scope_globs(doc: Doc, project: Path, anchor_base: Path) -> tuple[str, ...]:
             glob = rel
         if glob not in out:
             out.append(glob)
-    for raw in _list(doc.frontmatter.get("applies_to")):
+    for raw in text_list(doc.frontmatter.get("applies_to")):
         glob = clean_glob(raw)
         if glob and glob not in out:
             out.append(glob)
