@@ -113,7 +113,7 @@ def test_channel_a_keeps_top_ranked_rules_within_budget_and_reports_the_rest(pro
     a = channel(result, ".cursor/rules/memorybank-rules.mdc")
     text = (repo.path / a["file"]).read_text(encoding="utf-8")
     ranked = expected_rank(bank)
-    assert 0 < len(a["kept"]) <= 15 and a["tokens"] <= 800 == a["budget"]
+    assert 0 < len(a["kept"]) < 15 and a["tokens"] <= 800 == a["budget"]  # the token budget binds first
     assert a["tokens"] == estimate_tokens(text)
     assert a["kept"] == ranked[:len(a["kept"])]
     assert ranked.index("rules/r03.md") < ranked.index("rules/r08.md")  # same priority, more authority

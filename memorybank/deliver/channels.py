@@ -187,7 +187,7 @@ def topic_file(slug: str, recipes: list[Source], bank_rel: str, copilot: bool) -
             if globs:
                 head.append("applyTo: " + yaml_value(globs))
         else:
-            head += ["globs: " + (yaml_value(globs) if globs else ""), "alwaysApply: false"]
+            head += ["globs: " + yaml_value(globs) if globs else "globs:", "alwaysApply: false"]
         lines = head + ["---", "", f"# Recipes: {topic}", "",
                         f"From the project's memory bank (`{bank_rel}/`).", ""]
         for recipe in kept:
