@@ -101,9 +101,20 @@ def frontmatter(text: str) -> dict:
     return yaml.safe_load(text[4:text.index("\n---\n")])
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    repo, _ = build(tmp_path_factory.mktemp("built"))
+    return repo.path
+
+
 @pytest.fixture
-def project(tmp_path: Path) -> tuple[Repo, Path]:
-    return build(tmp_path)
+def project(built: Path, tmp_path: Path) -> tuple[Repo, Path]:
+    """A fresh copy (work tree and history) of the 42-document project; git once per module is cheaper."""
+    target = tmp_path / "project"
+    shutil.copytree(built, target, symlinks=True)
+    repo = Repo.__new__(Repo)
+    repo.path = target
+    return repo, target / "memory_bank"
 
 
 def test_channel_a_keeps_top_ranked_rules_within_budget_and_reports_the_rest(project):
@@ -315,7 +326,6 @@ def test_targets_are_checked_and_project_can_be_named(project, tmp_path):
     assert not (repo.path / "CLAUDE.md").exists()
     with pytest.raises(BankError, match="does not exist"):
         deliver(Bank(root), project=tmp_path / "nope")
-    assert run_cli("--root", str(root), "--deliver", "--targets", "vim").returncode == 1
 
 
 def test_crlf_shared_file_gets_a_crlf_block_and_stays_stable(tmp_path):
@@ -425,3 +435,16 @@ def test_globs_follow_editor_conventions():
     assert matches("deep/in/a.py", ["*.py"]) and matches("src/api/v1/x.py", ["src/api"])
     assert not matches("src/apix.py", ["src/api"]) and matches("a.tsx", ["*.{ts,tsx}"])
     assert matches("src/x.py", ["./src/"]) and matches("a/b.c", ["a/[ab].c"]) and not matches("a/c.c", ["a/[!c].c"])
+
+
+def test_recipe_skeleton_is_the_first_example_block_cut_to_fifteen_lines(tmp_path):
+    repo = Repo(tmp_path / "p")
+    long_block = "\n".join(f"step_{i}()" for i in range(1, 21))
+    text = recipe("jobs", 1).split("\n## Example")[0] + (
+        "\n## Steps\n\n```sh\nnot the skeleton\n```\n\n## Example\n\nSome prose.\n\n~~~go\n"
+        + long_block + "\n~~~\n\n```python\nsecond_block()\n```\n")
+    repo.write("memory_bank/recipes/jobs.md", text)
+    deliver(Bank(repo.path / "memory_bank"), targets="cursor")
+    out = (repo.path / ".cursor/rules/memorybank-jobs.mdc").read_text(encoding="utf-8")
+    assert "```go\nstep_1()\n" in out and "step_15()\n```" in out and "step_16" not in out
+    assert "not the skeleton" not in out and "second_block" not in out
