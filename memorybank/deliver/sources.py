@@ -222,7 +222,7 @@ def select(bank: Bank, project: Path, anchor_base: Path) -> Selection:
             withheld.append({"path": path, "kind": doc.doc_kind, "reason": "not active"})
             continue
         source = source_of(bank, doc, project, anchor_base)
-        if source.kind == "rule" and not source.do or source.kind == "recipe" and not (source.do or source.when):
+        if not source.do and (source.kind == "rule" or not source.when):
             withheld.append({"path": path, "kind": source.kind, "reason": "incomplete"})
             continue
         (rules if source.kind == "rule" else recipes).append(source)
