@@ -29,7 +29,7 @@ from .deliver import project_dir
 from .deliver.globs import matches
 from .deliver.sources import Source, source_of
 from .errors import BankError
-from .gitutil import GitFailure, repo_top, run_git, split_z, untracked
+from .gitutil import GitFailure, bank_top, run_git, split_z, untracked
 
 _SNIFF = 8192
 
@@ -120,7 +120,7 @@ def _given(top: Path, files: list[str]) -> list[str]:
 
 def _changed(bank: Bank, top: Path, staged: bool) -> list[str]:
     """Changed files from git: staged, plus unstaged and untracked unless `staged`; deleted ones left out."""
-    if repo_top(bank.root) is None:
+    if bank_top(bank) is None:
         raise BankError("The bank is not in a git repository, so there are no changed files to find. "
                         "Pass the files to check.")
     try:

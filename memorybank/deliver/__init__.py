@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..bank import Bank
 from ..errors import BankError
-from ..gitutil import repo_top
+from ..gitutil import bank_top
 from .channels import OWNED_PATTERNS, Output, render_all
 from .files import Action, apply, plan_block, plan_owned, plan_remove
 from .sources import select
@@ -50,7 +50,7 @@ def project_dir(bank: Bank, project: str | os.PathLike[str] | None = None) -> Pa
         if not path.is_dir():
             raise BankError(f"Project folder {path} does not exist. Pass --project <existing folder>.")
         return path
-    top = repo_top(bank.root)
+    top = bank_top(bank)
     return Path(os.path.realpath(top)) if top is not None else bank.root.parent
 
 
@@ -61,7 +61,7 @@ def deliver(bank: Bank, project: str | os.PathLike[str] | None = None, targets: 
     if not bank.root.is_dir():
         raise BankError(f"No bank at {bank.root}: the folder does not exist. Pass --root <bank folder>.")
     chosen = parse_targets(targets)
-    top = repo_top(bank.root)
+    top = bank_top(bank)
     proj = project_dir(bank, project)
     real_root = os.path.realpath(bank.root)
     bank_rel = os.path.relpath(real_root, os.path.realpath(proj)).replace(os.sep, "/")
