@@ -25,11 +25,12 @@ import re
 from pathlib import Path
 
 from .bank import Bank
-from .deliver import project_dir
+from .deliver import delivery_project
 from .deliver.globs import matches
 from .deliver.sources import Source, source_of
 from .errors import BankError
-from .gitutil import GitFailure, bank_top, run_git, split_z, untracked
+from .gitutil import GitFailure, run_git, split_z, untracked
+from .project import bank_relpath, git_toplevel
 
 _SNIFF = 8192
 
@@ -37,9 +38,9 @@ _SNIFF = 8192
 def guard(bank: Bank, files: list[str] | None = None, staged: bool = False) -> dict:
     """Check the given files, or the files git sees as changed, against the rules' guard patterns."""
     bank.refresh()
-    top = project_dir(bank)
+    top = delivery_project(bank)
     rules = _guard_rules(bank, top)
-    bank_rel = os.path.relpath(os.path.realpath(bank.root), top).replace(os.sep, "/")
+    bank_rel = bank_relpath(bank.root, top)
     paths = _given(top, files) if files else _changed(bank, top, staged)
     paths = [p for p in paths if _bank_path(p, bank_rel) not in bank.docs]
 
@@ -120,7 +121,7 @@ def _given(top: Path, files: list[str]) -> list[str]:
 
 def _changed(bank: Bank, top: Path, staged: bool) -> list[str]:
     """Changed files from git: staged, plus unstaged and untracked unless `staged`; deleted ones left out."""
-    if bank_top(bank) is None:
+    if git_toplevel(bank.root) is None:
         raise BankError("The bank is not in a git repository, so there are no changed files to find. "
                         "Pass the files to check.")
     try:

@@ -448,3 +448,22 @@ def test_recipe_skeleton_is_the_first_example_block_cut_to_fifteen_lines(tmp_pat
     out = (repo.path / ".cursor/rules/memorybank-jobs.mdc").read_text(encoding="utf-8")
     assert "```go\nstep_1()\n" in out and "step_15()\n```" in out and "step_16" not in out
     assert "not the skeleton" not in out and "second_block" not in out
+
+
+def test_install_hook_and_delivery_share_the_claude_md_block(tmp_path):
+    from memorybank.install import install_hook
+
+    repo = Repo(tmp_path / "p")
+    repo.write("memory_bank/rules/a.md", rule(1, 3))
+    root = repo.path / "memory_bank"
+    (repo.path / "CLAUDE.md").write_text("# Ours\n", encoding="utf-8")
+    install_hook(root)
+    entry = channel(deliver(Bank(root), targets="claude"), "CLAUDE.md")
+    assert entry["action"] == "update" and entry["reason"] == "block replaced"
+    after = (repo.path / "CLAUDE.md").read_text(encoding="utf-8")
+    assert after.startswith("# Ours\n\n<!-- memorybank:begin digest=") and after.count("memorybank:begin") == 1
+    assert "- [python] Rule 01" in after
+    again = install_hook(root)
+    assert again["files"][2]["action"] == "unchanged" and "--deliver" in again["files"][2]["note"]
+    assert (repo.path / "CLAUDE.md").read_text(encoding="utf-8") == after
+    assert deliver(Bank(root), targets="claude", check=True)["stale"] == []

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ..bank import Bank
 from ..errors import BankError
-from ..gitutil import bank_top
+from ..project import bank_relpath, git_toplevel, project_dir
 from .channels import OWNED_PATTERNS, Output, render_all
 from .files import Action, apply, plan_block, plan_owned, plan_remove
 from .sources import select
@@ -43,15 +43,14 @@ def parse_targets(targets: str | Sequence[str] | None) -> tuple[str, ...]:
     return tuple(t for t in TARGETS if t in names)
 
 
-def project_dir(bank: Bank, project: str | os.PathLike[str] | None = None) -> Path:
+def delivery_project(bank: Bank, project: str | os.PathLike[str] | None = None) -> Path:
     """The folder delivered files go into: `project`, else the git top-level holding the bank, else its parent."""
     if project is not None and str(project).strip():
-        path = Path(os.path.abspath(project))
+        path = Path(os.path.realpath(project))
         if not path.is_dir():
             raise BankError(f"Project folder {path} does not exist. Pass --project <existing folder>.")
         return path
-    top = bank_top(bank)
-    return Path(os.path.realpath(top)) if top is not None else bank.root.parent
+    return Path(os.path.realpath(project_dir(bank.root)))
 
 
 def deliver(bank: Bank, project: str | os.PathLike[str] | None = None, targets: str | Sequence[str] | None = None,
@@ -61,10 +60,9 @@ def deliver(bank: Bank, project: str | os.PathLike[str] | None = None, targets: 
     if not bank.root.is_dir():
         raise BankError(f"No bank at {bank.root}: the folder does not exist. Pass --root <bank folder>.")
     chosen = parse_targets(targets)
-    top = bank_top(bank)
-    proj = project_dir(bank, project)
-    real_root = os.path.realpath(bank.root)
-    bank_rel = os.path.relpath(real_root, os.path.realpath(proj)).replace(os.sep, "/")
+    proj = delivery_project(bank, project)
+    top = git_toplevel(bank.root)
+    bank_rel = bank_relpath(bank.root, proj)
     anchor_base = Path(os.path.realpath(top)) if top is not None else proj
     selection = select(bank, proj, anchor_base)
     outputs = render_all(selection, chosen, bank_rel)
