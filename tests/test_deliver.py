@@ -361,7 +361,6 @@ def test_fixture_bank_delivers_its_rule_and_recipe(tmp_path):
 
 
 def test_drifted_rule_is_withheld_from_always_on_channels_but_scoped_recipes_stay(tmp_path):
-    pytest.importorskip("memorybank.drift")  # the drift capability (§8.2) lands from branch graph
     repo = Repo(tmp_path / "p")
     repo.write("memory_bank/rules/core.md", rule(1, 3, anchors=["src/core.py"], applies_to=[]))
     repo.write("memory_bank/recipes/core.md", recipe("core", 1, anchors=["src/core.py"], applies_to=[]))

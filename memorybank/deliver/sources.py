@@ -228,19 +228,15 @@ def select(bank: Bank, project: Path, anchor_base: Path) -> Selection:
         (rules if source.kind == "rule" else recipes).append(source)
     rules.sort(key=rank_key)
     recipes.sort(key=rank_key)
-    unfit = _unfit(bank, {s.path for s in rules + recipes if s.anchors}, anchor_base)
+    unfit = _unfit(bank, {s.path for s in rules + recipes if s.anchors})
     return Selection(tuple(rules), tuple(recipes), unfit, tuple(withheld))
 
 
-def _unfit(bank: Bank, anchored: set[str], anchor_base: Path) -> dict[str, str]:
+def _unfit(bank: Bank, anchored: set[str]) -> dict[str, str]:
     """`{path: 'missing anchor' | 'drifted'}` for anchored sources, from the drift capability (§8.2)."""
     if not anchored:
         return {}
-    try:
-        from ..drift import drift
-    except ImportError:  # TEMPORARY: until drift (branch graph) lands on main; then drop this branch
-        return {p: "missing anchor" for p in anchored if any(
-            not os.path.lexists(anchor_base / a.strip()) for a in bank.docs[p].anchors)}
+    from ..drift import drift
 
     report = drift(bank)
     out: dict[str, str] = {}
