@@ -19,7 +19,7 @@ from .errors import BankError
 
 PROG = "mcp-memorybank"
 ACTIONS = ("stats", "route", "search", "read", "validate", "surface", "install_hook", "adoption", "create", "promote",
-           "discard", "list_inbox", "init", "materialize_flows", "graph", "drift", "changed")
+           "discard", "list_inbox", "init", "materialize_flows", "graph", "drift", "changed", "deliver", "guard")
 WRITERS = ("create", "promote", "discard", "init", "materialize_flows")
 NEEDS_NO_BANK = ("install_hook", "init")  # wiring may come before `bank_init` creates the bank
 
@@ -59,7 +59,7 @@ def _style(enabled: bool) -> Callable[..., str]:
 @click.option("--install-hook", "a_install_hook", is_flag=True,
               help="Wire the bank into Claude Code: .mcp.json, the Stop hook, the CLAUDE.md block.")
 @click.option("--project", type=click.Path(file_okay=False),
-              help="With --install-hook or --adoption: the project folder "
+              help="With --install-hook, --adoption or --deliver: the project folder "
               "(default: the git top-level containing the bank, else its parent).")
 @click.option("--no-claude-md", is_flag=True, help="With --install-hook: leave CLAUDE.md alone.")
 @click.option("--adoption", "a_adoption", is_flag=True,
@@ -85,7 +85,8 @@ def _style(enabled: bool) -> Callable[..., str]:
 @click.option("--init", "a_init", metavar="NAME", help="Seed a new bank for project NAME.")
 @click.option("--materialize-flows", "a_materialize_flows", is_flag=True,
               help="Copy the shipped templates into flows/templates/.")
-@click.option("--force", is_flag=True, help="With --init/--materialize-flows: overwrite.")
+@click.option("--force", is_flag=True, help="With --init/--materialize-flows: overwrite; with --deliver: "
+              "overwrite generated files edited by hand.")
 @click.option("--dry-run", is_flag=True, help="Run every check, write nothing, print what would change.")
 @click.option("--graph", "a_graph", metavar="PATH", help="Walk derived_from from one document.")
 @click.option("--direction", type=click.Choice(["up", "down", "both"]), default="down", show_default=True,
@@ -101,6 +102,14 @@ def _style(enabled: bool) -> Callable[..., str]:
 @click.option("--changed-since", metavar="REF",
               help="With --drift: list the documents covering files changed since REF (plus untracked).")
 @click.option("--changed", "a_changed", metavar="REF|DATE", help="Documents changed since a git ref or ISO date.")
+@click.option("--deliver", "a_deliver", is_flag=True,
+              help="Compile rules and recipes into IDE files (§14); --check exits 1 when any is stale.")
+@click.option("--targets", metavar="LIST", help="With --deliver: cursor,agents,claude,copilot,skill,mirror "
+              "(default cursor,agents,copilot).")
+@click.option("--check", is_flag=True, help="With --deliver: write nothing; exit 1 when a file is out of date.")
+@click.option("--guard", "a_guard", is_flag=True,
+              help="Check FILES (default: git's changed files) against the rules' guard patterns; exit 1 on errors.")
+@click.option("--staged", is_flag=True, help="With --guard: only staged files (for pre-commit).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as compact JSON (the tool's dict).")
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
 @click.version_option(__version__, prog_name=PROG)
@@ -116,8 +125,8 @@ def command(root: str | None, as_json: bool, **opts: Any) -> None:
             parse_groups(opts["tool_groups"])
         except ValueError as exc:
             raise Usage(str(exc)) from None
-    if opts["files"] and chosen[:1] != ["adoption"]:
-        raise Usage(f"unexpected argument {opts['files'][0]!r}: FILES are only for --adoption")
+    if opts["files"] and chosen[:1] not in (["adoption"], ["guard"]):
+        raise Usage(f"unexpected argument {opts['files'][0]!r}: FILES are only for --adoption and --guard")
     if not chosen:
         from .server.app import serve  # the only path that imports the MCP SDK
         serve(bank_root, opts["off_paths"], opts["tool_groups"])
@@ -127,8 +136,8 @@ def command(root: str | None, as_json: bool, **opts: Any) -> None:
         return
     from .bank import open_bank
 
-    if opts["dry_run"] and chosen[0] not in WRITERS + ("install_hook",):
-        raise Usage(f"--dry-run goes with a writer or --install-hook, not --{chosen[0].replace('_', '-')}")
+    if opts["dry_run"] and chosen[0] not in WRITERS + ("install_hook", "deliver"):
+        raise Usage(f"--dry-run goes with a writer, --install-hook or --deliver, not --{chosen[0].replace('_', '-')}")
     bank = open_bank(bank_root)
     if not bank.root.is_dir() and chosen[0] not in NEEDS_NO_BANK:
         raise BankError(f"No bank at {bank.root}: the folder does not exist. Pass --root <bank folder>.")
@@ -202,6 +211,17 @@ def _run(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., str]
         from .changed import changed, render_text
         result = changed(bank, opts["a_changed"])
         return result, render_text(result, style), 0
+    if action == "deliver":
+        from .deliver import deliver
+        result = deliver(bank, project=opts["project"], targets=opts["targets"], dry_run=opts["dry_run"],
+                         check=opts["check"], force=opts["force"])
+        code = 1 if (result["stale"] if opts["check"] else result["refused"]) else 0
+        return result, render.deliver(result, style), code
+    if action == "guard":
+        from .guard import guard
+        files = [os.path.abspath(f) for f in opts["files"]]  # FILES are relative to the caller's folder
+        result = guard(bank, files=files or None, staged=opts["staged"])
+        return result, render.guard(result, style), 0 if result["passed"] else 1
     raise Usage(f"unknown action {action}")  # pragma: no cover - ACTIONS and _run agree
 
 

@@ -20,7 +20,8 @@ Choices the spec leaves open:
 - "Offer the usage paragraph" means: write it. The paragraph multiplied routing eightfold in the
   field, and it lives only between `<!-- memorybank:begin -->` and `<!-- memorybank:end -->`: the
   block is created (new file or appended to the user's file) or replaced in place, and no byte
-  outside it changes. `claude_md=False` (`--no-claude-md`) skips it. An existing `.claude/CLAUDE.md`
+  outside it changes. A block `--deliver` wrote (its begin marker carries a digest) already holds
+  the paragraph and is left to delivery. `claude_md=False` (`--no-claude-md`) skips it. An existing `.claude/CLAUDE.md`
   is used when there is no `CLAUDE.md` at the project top.
 """
 
@@ -35,6 +36,7 @@ from typing import Any
 
 from . import jsonedit
 from .atomic import write_atomic
+from .blocks import BEGIN, END, BlockShapeError, find_block
 from .errors import BankError
 from .project import bank_relpath, project_dir
 from .usage import usage_paragraph
@@ -42,8 +44,6 @@ from .usage import usage_paragraph
 SERVER_NAME = "memorybank"
 SERVER_COMMAND = "mcp-memorybank"
 HOOK_COMMAND = "mcp-memorybank-hook"
-BEGIN = "<!-- memorybank:begin -->"
-END = "<!-- memorybank:end -->"
 
 
 @dataclass
@@ -239,17 +239,21 @@ def _plan_claude_md(project: Path, bank_label: str) -> _Plan:
         return plan
     newline = "\r\n" if "\r\n" in text else "\n"
     block = claude_md_block(bank_label, newline)
-    begins, ends = text.count(BEGIN), text.count(END)
-    if begins == 0 and ends == 0:
+    try:
+        found = find_block(text)
+    except BlockShapeError as exc:
+        raise BankError(f"Refusing to touch {rel}: it has {exc.begins} `{BEGIN}` and {exc.ends} `{END}` markers in "
+                        "the wrong shape. Keep exactly one begin/end pair (or none), then re-run; "
+                        "nothing was written.") from None
+    if found is None:
         sep = "" if not text.strip() else (newline if text.endswith("\n") else newline * 2)
         plan.new_text = (text if text.strip() else "") + sep + block + newline
         plan.changes.append(f"+ {BEGIN} usage paragraph {END} (appended)")
         return plan
-    start, stop = text.find(BEGIN), text.find(END)
-    if begins != 1 or ends != 1 or stop < start:
-        raise BankError(f"Refusing to touch {rel}: it has {begins} `{BEGIN}` and {ends} `{END}` markers in "
-                        "the wrong shape. Keep exactly one begin/end pair (or none), then re-run; nothing was written.")
-    stop += len(END)
+    if found.digest is not None:  # `--deliver` keeps this block (the usage paragraph and the rules) current
+        plan.note = "memorybank block maintained by --deliver"
+        return plan
+    start, stop = found.start, found.stop
     if text[start:stop] == block:
         plan.note = "memorybank block up to date"
         return plan

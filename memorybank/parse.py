@@ -180,7 +180,8 @@ def text_of(value: Any) -> str | None:
     return text or None
 
 
-def _text_list(value: Any) -> tuple[str, ...]:
+def text_list(value: Any) -> tuple[str, ...]:
+    """A scalar or list frontmatter value as a tuple of non-empty texts (other items dropped)."""
     if value is None:
         return ()
     items = value if isinstance(value, list) else [value]
@@ -416,9 +417,9 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         decision_status=text_of(meta.get("decision_status")),
         derived_from=_edges(path, meta.get("derived_from"), fm_lines if has_frontmatter else None,
                             key_lines.get("derived_from"), close or 0),
-        canonical_for=_text_list(meta.get("canonical_for")),
-        must_not_define=_text_list(meta.get("must_not_define")),
-        anchors=_text_list(meta.get("anchors")),
+        canonical_for=text_list(meta.get("canonical_for")),
+        must_not_define=text_list(meta.get("must_not_define")),
+        anchors=text_list(meta.get("anchors")),
         frontmatter=meta,
         sections=tuple(sections),
         links=tuple(links),

@@ -194,3 +194,50 @@ def search(result: dict[str, Any], style: Style = plain) -> str:
                      + f"  ({_facets(item)})")
         lines.append(f"         {item['path']}:{item['line']}  {item['excerpt']}")
     return "\n".join(lines)
+
+
+def deliver(result: dict[str, Any], style: Style = plain) -> str:
+    """Per-channel delivery report: file, action, tokens used/budget, kept, and every drop with its reason."""
+    verb = {"write": "delivered", "dry_run": "plan (dry run, nothing written)", "check": "check (nothing written)"}
+    lines = [style(f"{verb[result['mode']]}: {result['project']} (bank {result['bank']}/; "
+                   f"targets {', '.join(result['targets'])})", bold=True)]
+    rows = []
+    for entry in result["channels"]:
+        budget = f"/{entry['budget']}" if entry["budget"] else ""
+        rows.append([entry["channel"], entry["file"], entry["action"], f"{entry['tokens']}{budget} tokens",
+                     f"{len(entry['kept'])} kept" + (f", {len(entry['dropped'])} dropped" if entry["dropped"] else "")])
+    colour = {"refused": "red", "skipped": "yellow", "create": "green", "update": "green", "remove": "green"}
+    for row, line, entry in zip(rows, table(rows), result["channels"]):
+        lines.append(style(line, fg=colour[row[2]]) if row[2] in colour else line)
+        if entry.get("reason"):
+            lines.append(f"    {entry['reason']}")
+        if entry["dropped"]:
+            lines.append("    dropped: " + ", ".join(f"{d['path']} ({d['reason']})" for d in entry["dropped"]))
+    for item in result["withheld"]:
+        lines.append(f"withheld {item['path']} ({item['kind']}, {item['reason']})")
+    if result["mode"] == "check":
+        lines.append(style(f"{len(result['stale'])} file(s) out of date: " + ", ".join(result["stale"]), fg="red")
+                     if result["stale"] else "all delivered files are up to date")
+    elif result["refused"]:
+        lines.append(style(f"refused {len(result['refused'])} file(s) edited by hand; --force overwrites them",
+                           fg="red"))
+    return "\n".join(lines)
+
+
+def guard(result: dict[str, Any], style: Style = plain) -> str:
+    """Guard violations with the rule's guidance, then a one-line verdict."""
+    lines = []
+    colour = {"error": "red", "warning": "yellow"}
+    for v in result["violations"]:
+        where = f"{v['file']}:{v['line']}" if v["line"] else v["file"]
+        lines.append(style(f"{where}  {v['severity']}  {v['message']}  [{v['rule']}]", fg=colour[v["severity"]]))
+        if v["do"]:
+            lines.append(f"    do: {v['do']}")
+        if v["dont"]:
+            lines.append(f"    don't: {v['dont']}")
+    errors = sum(1 for v in result["violations"] if v["severity"] == "error")
+    warnings = len(result["violations"]) - errors
+    verdict = "passed" if result["passed"] else "failed"
+    lines.append(f"{verdict}: {result['files_checked']} file(s) checked against {len(result['rules_used'])} "
+                 f"rule(s); {errors} error(s), {warnings} warning(s)")
+    return "\n".join(lines)

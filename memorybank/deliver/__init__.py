@@ -1,0 +1,141 @@
+"""Delivery (§14): compile the bank's active rules and recipes into the files IDE agents load.
+
+`deliver()` plans every enabled channel, then writes only what changed (never clobbering user
+content, §14.3). Its result is the per-channel report the CLI prints and `--json` shows:
+
+`{project, bank, mode, targets, channels: [{channel, target, file, action, reason?, tokens, budget,
+kept, dropped: [{path, reason}]}], withheld: [{path, kind, reason}], stale: [file], refused: [file]}`
+
+`action` is one of create / update / remove / unchanged / refused / skipped / none (nothing to
+deliver and nothing of ours to remove). In `dry_run` and `check` modes nothing is written and the
+actions say what a delivery would do. `stale` lists the files a delivery would change or refuses
+to change: `--check` fails when it is not empty.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..bank import Bank
+from ..errors import BankError
+from ..project import bank_relpath, git_toplevel, project_dir
+from .channels import OWNED_PATTERNS, Output, render_all
+from .files import Action, apply, plan_block, plan_owned, plan_remove
+from .sources import select
+
+TARGETS = ("cursor", "agents", "claude", "copilot", "skill", "mirror")
+DEFAULT_TARGETS = ("cursor", "agents", "copilot")
+
+
+def parse_targets(targets: str | Sequence[str] | None) -> tuple[str, ...]:
+    """Targets from a list or a comma-separated string, in canonical order; refuses unknown names."""
+    if targets is None:
+        return DEFAULT_TARGETS
+    items = targets.split(",") if isinstance(targets, str) else list(targets)
+    names = {str(t).strip().lower() for t in items if str(t).strip()}
+    unknown = sorted(names - set(TARGETS))
+    if unknown:
+        raise BankError(f"Unknown delivery target: {', '.join(unknown)}. Choose from {', '.join(TARGETS)}.")
+    if not names:
+        raise BankError(f"No delivery target given. Choose from {', '.join(TARGETS)}.")
+    return tuple(t for t in TARGETS if t in names)
+
+
+def delivery_project(bank: Bank, project: str | os.PathLike[str] | None = None) -> Path:
+    """The folder delivered files go into: `project`, else the git top-level holding the bank, else its parent."""
+    if project is not None and str(project).strip():
+        path = Path(os.path.realpath(project))
+        if not path.is_dir():
+            raise BankError(f"Project folder {path} does not exist. Pass --project <existing folder>.")
+        return path
+    return Path(os.path.realpath(project_dir(bank.root)))
+
+
+def deliver(bank: Bank, project: str | os.PathLike[str] | None = None, targets: str | Sequence[str] | None = None,
+            dry_run: bool = False, check: bool = False, force: bool = False) -> dict:
+    """Write (or with `dry_run`/`check`, only plan) the delivery channels of the enabled targets."""
+    bank.refresh()
+    if not bank.root.is_dir():
+        raise BankError(f"No bank at {bank.root}: the folder does not exist. Pass --root <bank folder>.")
+    chosen = parse_targets(targets)
+    proj = delivery_project(bank, project)
+    top = git_toplevel(bank.root)
+    bank_rel = bank_relpath(bank.root, proj)
+    anchor_base = Path(os.path.realpath(top)) if top is not None else proj
+    selection = select(bank, proj, anchor_base)
+    outputs = render_all(selection, chosen, bank_rel)
+
+    entries: list[tuple[Output | None, Action]] = []
+    planned: set[str] = set()
+    for out in outputs:
+        planned.add(out.file)
+        if out.content is None:
+            action = plan_remove(proj, out.file, force) if _is_file(proj / out.file) else None
+            entries.append((out, action or Action(out.file, "none")))
+        elif _is_link(proj / out.file):
+            entries.append((out, Action(out.file, "skipped", "a symlink; left alone")))
+        elif out.owned:
+            entries.append((out, plan_owned(proj, out.file, out.content, force)))
+        else:
+            entries.append((out, plan_block(proj, out.file, out.content, force)))
+    for target in chosen:
+        for rel in _our_names(proj, target):
+            if rel not in planned:
+                action = plan_remove(proj, rel, force)
+                if action is not None:
+                    entries.append((None, action))
+
+    mode = "check" if check else "dry_run" if dry_run else "write"
+    if mode == "write":
+        apply(proj, [action for _, action in entries])
+    channels = [_entry(out, action) for out, action in entries]
+    return {"project": str(proj), "bank": bank_rel, "mode": mode, "targets": list(chosen), "channels": channels,
+            "withheld": [dict(w) for w in selection.withheld],
+            "stale": sorted({a.file for _, a in entries if a.stale}),
+            "refused": sorted({a.file for _, a in entries if a.action == "refused"})}
+
+
+def _entry(out: Output | None, action: Action) -> dict:
+    if out is None:
+        channel, target = _channel_of(action.file)
+        entry: dict = {"channel": channel, "target": target, "file": action.file, "action": action.action}
+        if action.reason:
+            entry["reason"] = action.reason
+        entry.update({"tokens": 0, "budget": None, "kept": [], "dropped": []})
+        return entry
+    entry = {"channel": out.channel, "target": out.target, "file": out.file, "action": action.action}
+    if action.reason:
+        entry["reason"] = action.reason
+    entry.update({"tokens": out.tokens, "budget": out.budget, "kept": out.kept, "dropped": out.dropped})
+    return entry
+
+
+def _channel_of(rel: str) -> tuple[str, str]:
+    if rel.startswith(".cursor/"):
+        return ("A" if rel.endswith("memorybank-rules.mdc") else "B"), "cursor"
+    if rel.startswith(".github/"):
+        return "D", "copilot"
+    return "mirror", "mirror"
+
+
+def _is_link(path: Path) -> bool:
+    return path.is_symlink()
+
+
+def _is_file(path: Path) -> bool:
+    return path.is_file() and not path.is_symlink()
+
+
+def _our_names(project: Path, target: str) -> list[str]:
+    """Files in a target's folders named like ours (`memorybank-*`); only marked ones are ever removed."""
+    found = []
+    for folder, prefix, suffix in OWNED_PATTERNS.get(target, ()):
+        base = project / folder
+        if base.is_symlink() or not base.is_dir():
+            continue
+        for name in sorted(os.listdir(base)):
+            if name.startswith(prefix) and name.endswith(suffix) and _is_file(base / name):
+                found.append(f"{folder}/{name}")
+    return found

@@ -1,0 +1,145 @@
+"""`bank_guard` (§15): check code files against the `guard:` patterns of the bank's active rules.
+
+A guard item is `{pattern, files, message?, severity}`; a line matching `pattern` in a file matching
+`files` is a violation, reported with the rule's `do`/`dont` so the agent can fix it without
+searching. Paths are relative to the project top (the git top-level holding the bank, else the
+bank's parent), like the globs.
+
+Choices the SPEC leaves open:
+- Only `status: active` rules guard. A guard item without `files` uses the rule's own scope
+  (anchors/applies_to), or every file when the rule has none.
+- A guard item that cannot run (bad regex, no pattern, unknown severity) is reported once as a
+  violation of its rule, located at the rule document's `guard:` line, with the item's own severity
+  (so an enforced check that cannot run still fails the commit until it is fixed).
+- The bank's own documents are never guarded (validate governs them); binary files (a NUL byte in the
+  first 8 KB) are skipped and not counted; deleted files are skipped.
+- Whole files are checked, not only the changed lines: a changed file must comply as a whole.
+- `staged` lists only staged files and reads them from the working tree, which equals the index
+  under pre-commit (it stashes unstaged changes first).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from .bank import Bank
+from .deliver import delivery_project
+from .deliver.globs import matches
+from .deliver.sources import Source, source_of
+from .errors import BankError
+from .gitutil import GitFailure, run_git, split_z, untracked
+from .project import bank_relpath, git_toplevel
+
+_SNIFF = 8192
+
+
+def guard(bank: Bank, files: list[str] | None = None, staged: bool = False) -> dict:
+    """Check the given files, or the files git sees as changed, against the rules' guard patterns."""
+    bank.refresh()
+    top = delivery_project(bank)
+    rules = _guard_rules(bank, top)
+    bank_rel = bank_relpath(bank.root, top)
+    paths = _given(top, files) if files else _changed(bank, top, staged)
+    paths = [p for p in paths if _bank_path(p, bank_rel) not in bank.docs]
+
+    violations: list[dict] = []
+    compiled: list[tuple[Source, int, re.Pattern[str], tuple[str, ...], str, str]] = []
+    for rule in rules:
+        for check in rule.checks:
+            if check.problem:
+                violations.append(_violation(_doc_path(bank_rel, rule.path), rule.guard_line, rule, check.severity,
+                                             f"guard check {check.index} cannot run: {check.problem}"))
+                continue
+            message = check.message or f"matches the forbidden pattern {check.pattern}"
+            compiled.append((rule, check.index, re.compile(check.pattern), check.files, check.severity, message))
+
+    checked = 0
+    for rel in paths:
+        applicable = [c for c in compiled if matches(rel, c[3])]
+        text = _text(top / rel)
+        if text is None:
+            continue
+        checked += 1
+        if not applicable:
+            continue
+        for number, line in enumerate(text.split("\n"), 1):
+            line = line.rstrip("\r")
+            for rule, _, pattern, _, severity, message in applicable:
+                if pattern.search(line):
+                    violations.append(_violation(rel, number, rule, severity, message))
+    violations.sort(key=lambda v: (v["file"], v["line"] or 0, v["rule"], v["message"]))
+    used = sorted({c[0].path for c in compiled})
+    return {"passed": not any(v["severity"] == "error" for v in violations), "files_checked": checked,
+            "violations": violations, "rules_used": used}
+
+
+def _guard_rules(bank: Bank, top: Path) -> list[Source]:
+    out = []
+    for path in bank.paths:
+        doc = bank.docs[path]
+        if doc.doc_kind == "rule" and doc.status == "active" and doc.is_knowledge and "guard" in doc.frontmatter:
+            out.append(source_of(bank, doc, top, top))
+    return out
+
+
+def _violation(file: str, line: int | None, rule: Source, severity: str, message: str) -> dict:
+    return {"file": file, "line": line, "rule": rule.path, "severity": severity, "message": message,
+            "do": rule.do, "dont": rule.dont}
+
+
+def _doc_path(bank_rel: str, path: str) -> str:
+    return path if bank_rel in ("", ".") else f"{bank_rel}/{path}"
+
+
+def _bank_path(rel: str, bank_rel: str) -> str | None:
+    """A project-relative path as a bank path, or None when it is outside the bank."""
+    if bank_rel in ("", "."):
+        return rel
+    return rel[len(bank_rel) + 1:] if rel.startswith(bank_rel + "/") else None
+
+
+def _given(top: Path, files: list[str]) -> list[str]:
+    """Caller-named files (absolute, or relative to the project top) as top-relative paths; refuses strays."""
+    out: list[str] = []
+    real_top = os.path.realpath(top)
+    for raw in files:
+        text = str(raw).strip()
+        full = os.path.realpath(text if os.path.isabs(text) else os.path.join(top, text))
+        rel = os.path.relpath(full, real_top).replace(os.sep, "/")
+        if rel == ".." or rel.startswith("../"):
+            raise BankError(f"File {raw} is outside the project folder {top}; guard checks files of this project.")
+        if os.path.isdir(full):
+            raise BankError(f"{raw} is a folder; pass the files to check.")
+        if not os.path.isfile(full):
+            raise BankError(f"No file at {raw}. Pass existing files, or none to check what git sees as changed.")
+        if rel not in out:
+            out.append(rel)
+    return sorted(out)
+
+
+def _changed(bank: Bank, top: Path, staged: bool) -> list[str]:
+    """Changed files from git: staged, plus unstaged and untracked unless `staged`; deleted ones left out."""
+    if git_toplevel(bank.root) is None:
+        raise BankError("The bank is not in a git repository, so there are no changed files to find. "
+                        "Pass the files to check.")
+    try:
+        found = set(split_z(run_git(top, "diff", "--cached", "--name-only", "-z", "--diff-filter=d")))
+        if not staged:
+            found.update(split_z(run_git(top, "diff", "--name-only", "-z", "--diff-filter=d")))
+            found.update(untracked(top))
+    except GitFailure as exc:
+        raise BankError(f"git could not list the changed files: {exc.stderr or exc}") from exc
+    return sorted(p for p in found if os.path.isfile(top / p))
+
+
+def _text(path: Path) -> str | None:
+    """The file's text, or None for a binary or unreadable file."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if b"\0" in data[:_SNIFF]:
+        return None
+    return data.decode("utf-8", errors="replace")
