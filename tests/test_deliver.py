@@ -14,9 +14,9 @@ from gitrepo import Repo
 
 from memorybank.bank import Bank
 from memorybank.deliver import deliver, parse_targets
-from memorybank.deliver.budget import estimate_tokens
 from memorybank.deliver.files import owner_digest
 from memorybank.errors import BankError
+from memorybank.lang import estimate_tokens
 
 DAY1 = "2026-01-10T12:00:00Z"
 DAY2 = "2026-01-11T12:00:00Z"

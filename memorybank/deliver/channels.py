@@ -24,9 +24,9 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..lang import estimate_tokens
 from ..parse import load_yaml
 from ..usage import usage_paragraph
-from .budget import estimate_tokens
 from .files import block_text, stamp
 from .sources import Selection, Source, dont_clause, sentence
 
