@@ -13,12 +13,12 @@ from typing import Any
 
 from ..bank import SKIP_NAMES, Bank
 from ..errors import BankError
+from ..lang import Lexicon, lexicon_for
 from ..paths import resolve_from
 from ..records import Doc
 
 LIST_FIELDS = ("derived_from", "canonical_for", "must_not_define", "anchors")
 SIMILAR = 0.9
-_WORD = re.compile(r"\w+")
 _UNSAFE_NAME = re.compile(r"[\s()\[\]<>]")
 
 
@@ -221,9 +221,9 @@ def template_guard(doc: Doc) -> None:
                      "Edit the template file by hand, or create a document from it with bank_create.")
 
 
-def _tokens(text: str | None) -> frozenset[str]:
-    # TODO(memorybank/lang): use the shared tokenizer once memorybank/lang lands on main.
-    return frozenset(_WORD.findall(text.casefold())) if text else frozenset()
+def _tokens(lexicon: Lexicon, text: str | None) -> frozenset[str]:
+    """Content terms of a title or purpose, by the same tokenizer routing uses (stems, segmentation)."""
+    return frozenset(term for term, _, _ in lexicon.route_terms(text)) if text else frozenset()
 
 
 def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
@@ -237,12 +237,15 @@ def near_duplicates(bank: Bank, title: str, purpose: str, exclude: Iterable[str]
 
     Token sets are cached per document and refreshed only for documents whose file changed.
     """
-    cache: dict[str, tuple[int, frozenset[str], frozenset[str]]] = bank.cache.setdefault(  # type: ignore[assignment]
-        "write.tokens", {})
+    lexicon = lexicon_for(bank)
+    held = bank.cache.get("write.tokens")
+    if not isinstance(held, tuple) or held[0] is not lexicon:  # a vocabulary change re-tokenises
+        held = bank.cache["write.tokens"] = (lexicon, {})
+    cache: dict[str, tuple[int, frozenset[str], frozenset[str]]] = held[1]
     for gone in [p for p in cache if p not in bank.docs]:
         del cache[gone]
     skip = set(exclude)
-    want_title, want_purpose = _tokens(title), _tokens(purpose)
+    want_title, want_purpose = _tokens(lexicon, title), _tokens(lexicon, purpose)
     found = []
     for path in bank.paths:
         doc = bank.docs[path]
@@ -250,7 +253,7 @@ def near_duplicates(bank: Bank, title: str, purpose: str, exclude: Iterable[str]
             continue
         entry = cache.get(path)
         if entry is None or entry[0] != doc.mtime_ns:
-            entry = cache[path] = (doc.mtime_ns, _tokens(doc.title), _tokens(doc.purpose))
+            entry = cache[path] = (doc.mtime_ns, _tokens(lexicon, doc.title), _tokens(lexicon, doc.purpose))
         if _similar(want_title, entry[1]) or _similar(want_purpose, entry[2]):
             found.append(path)
     return found
