@@ -3,30 +3,25 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import statistics
+import time
 from pathlib import Path
 
 import anyio
 import pytest
 from conftest import FIXTURE, cli_path
-from mcp import Client, StdioServerParameters
+from mcp import Client
+from mcpkit import Session, params, payload
 
 from memorybank.server.budget import BUDGETS, measure
 
 MODES = ["legacy", "auto"]
 
 
-def params(root: Path, *extra: str) -> StdioServerParameters:
-    return StdioServerParameters(command=cli_path(), args=["--root", str(root), *extra])
-
-
 def run(coro):
     return anyio.run(coro)
-
-
-def payload(result) -> dict:
-    assert not result.is_error, result.content[0].text
-    return json.loads(result.content[0].text)
 
 
 @pytest.fixture
@@ -36,65 +31,67 @@ def bank(tmp_path) -> Path:
     return target
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_find_and_check_tools_answer(bank, mode):
-    async def go():
-        async with Client(params(bank), mode=mode) as client:
-            names = {tool.name for tool in (await client.list_tools()).tools}
-            assert {"bank_read", "bank_validate", "bank_route", "bank_create"} <= names
-            assert "bank_init" not in names
-            out = payload(await client.call_tool("bank_read", {
-                "path": ["domain/billing.md", {"path": "adr/ADR-001-integer-cents.md", "section": "Decision"}]}))
-            assert [d["path"] for d in out["documents"]] == ["domain/billing.md", "adr/ADR-001-integer-cents.md"]
-            assert out["documents"][1]["content"].startswith("## Decision")
-            out = payload(await client.call_tool("bank_validate", {}))
-            assert out["summary"]["total"] == 11 and out["summary"]["errors"] == 7
-    run(go)
+@pytest.fixture(scope="module", params=MODES)
+def served(request, tmp_path_factory):
+    """One server per protocol era over a copy of fixture-bank/, shared by the read-only tests."""
+    root = tmp_path_factory.mktemp(f"served-{request.param}") / "memory_bank"
+    shutil.copytree(FIXTURE, root)
+    session = Session(root, mode=request.param)
+    yield session
+    session.close()
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_refusals_and_bad_arguments_are_tool_errors_and_the_server_keeps_answering(bank, mode):
-    async def go():
-        async with Client(params(bank), mode=mode) as client:
-            for name, args, needle in [
-                ("bank_read", {"path": "../outside.md"}, "Path must stay inside the bank"),
-                ("bank_read", {"path": 42}, "Invalid arguments for bank_read"),
-                ("bank_read", {}, "'path' is a required property"),
-                ("bank_read", {"path": "a.md", "bogus": 1}, "Additional properties are not allowed"),
-                ("bank_validate", {"severity": "fatal"}, "is not one of"),
-                ("bank_nope", {}, "not offered"),
-            ]:
-                result = await client.call_tool(name, args)
-                assert result.is_error, (name, args)
-                assert needle in result.content[0].text
-            assert payload(await client.call_tool("bank_validate", {"rule": "ssot-conflict"}))["summary"]["total"] == 1
-    run(go)
+def test_find_and_check_tools_answer(served):
+    names = {tool.name for tool in served.run(served.client.list_tools).tools}
+    assert {"bank_read", "bank_validate", "bank_route", "bank_create", "bank_guard"} <= names
+    assert "bank_init" not in names
+    out = served.ok("bank_read", {
+        "path": ["domain/billing.md", {"path": "adr/ADR-001-integer-cents.md", "section": "Decision"}]})
+    assert [d["path"] for d in out["documents"]] == ["domain/billing.md", "adr/ADR-001-integer-cents.md"]
+    assert out["documents"][1]["content"].startswith("## Decision")
+    out = served.ok("bank_validate", {})
+    assert out["summary"]["total"] == 11 and out["summary"]["errors"] == 7
+    assert served.ok("bank_route", {"question": "filter thresholds"})["results"][0]["path"] == "domain/billing.md"
 
 
-def test_resources_and_prompts(bank):
-    async def go():
-        async with Client(params(bank), mode="legacy") as client:
-            uris = [str(r.uri) for r in (await client.list_resources()).resources]
-            assert uris == ["memorybank://index", "memorybank://schema/frontmatter", "memorybank://health",
-                            "memorybank://inbox"]
-            index = json.loads((await client.read_resource("memorybank://index")).contents[0].text)
-            paths = [d["path"] for d in index["documents"]]
-            assert "domain/billing.md" in paths and "flows/templates/adr.md" not in paths
-            schema = (await client.read_resource("memorybank://schema/frontmatter")).contents[0].text
-            assert "# Frontmatter" in schema
-            health = json.loads((await client.read_resource("memorybank://health")).contents[0].text)
-            assert health["summary"]["total"] == 11
-            inbox = json.loads((await client.read_resource("memorybank://inbox")).contents[0].text)
-            assert inbox == {"notes": [], "count": 0}
-            names = [p.name for p in (await client.list_prompts()).prompts]
-            assert names == ["session-start", "route-then-read", "check-before-commit", "record-adr", "review-inbox"]
-            for name in names:
-                args = {"question": "why cents?"} if name == "route-then-read" else (
-                    {"topic": "use a queue"} if name == "record-adr" else {})
-                prompt = await client.get_prompt(name, args)
-                text = prompt.messages[0].content.text
-                assert "bank_" in text or "memorybank://" in text
-    run(go)
+def test_refusals_and_bad_arguments_are_tool_errors_and_the_server_keeps_answering(served):
+    for name, args, needle in [
+        ("bank_read", {"path": "../outside.md"}, "Path must stay inside the bank"),
+        ("bank_read", {"path": 42}, "Invalid arguments for bank_read"),
+        ("bank_read", {}, "'path' is a required property"),
+        ("bank_read", {"path": "a.md", "bogus": 1}, "Additional properties are not allowed"),
+        ("bank_validate", {"severity": "fatal"}, "is not one of"),
+        ("bank_route", {"question": "x", "limit": "5"}, "is not of type 'integer'"),
+        ("bank_nope", {}, "not offered"),
+        ("bank_edit", {"path": "domain/billing.md", "find": "no such text", "replace": "x"}, "no such text"),
+    ]:
+        result = served.call(name, args)
+        assert result.is_error, (name, args)
+        assert needle in result.content[0].text
+    assert served.ok("bank_validate", {"rule": "ssot-conflict"})["summary"]["total"] == 1
+
+
+def test_resources_and_prompts(served):
+    client = served.client
+    uris = [str(r.uri) for r in served.run(client.list_resources).resources]
+    assert uris == ["memorybank://index", "memorybank://schema/frontmatter", "memorybank://health",
+                    "memorybank://inbox"]
+    index = json.loads(served.run(client.read_resource, "memorybank://index").contents[0].text)
+    paths = [d["path"] for d in index["documents"]]
+    assert "domain/billing.md" in paths and "flows/templates/adr.md" not in paths
+    schema = served.run(client.read_resource, "memorybank://schema/frontmatter").contents[0].text
+    assert "# Frontmatter" in schema
+    health = json.loads(served.run(client.read_resource, "memorybank://health").contents[0].text)
+    assert health["summary"]["total"] == 11
+    inbox = json.loads(served.run(client.read_resource, "memorybank://inbox").contents[0].text)
+    assert inbox == {"notes": [], "count": 0}
+    names = [p.name for p in served.run(client.list_prompts).prompts]
+    assert names == ["session-start", "route-then-read", "check-before-commit", "record-adr", "review-inbox"]
+    for name in names:
+        args = {"question": "why cents?"} if name == "route-then-read" else (
+            {"topic": "use a queue"} if name == "record-adr" else {})
+        text = served.run(client.get_prompt, name, args).messages[0].content.text
+        assert "bank_" in text or "memorybank://" in text
 
 
 def _measure(root: Path, *extra: str) -> dict:
@@ -113,11 +110,9 @@ def _measure_in_process(root: Path, off: tuple[str, ...] = (), tools: str | None
     return run(lambda: measure_server(MemoryBankServer(root, off, tools)))
 
 
-def test_token_budgets_full_seed_and_off(bank, tmp_path):
-    async def go():
-        async with Client(params(bank), mode="legacy") as client:
-            return await measure(client), (await client.list_tools()).tools
-    full, listed = run(go)
+def test_token_budgets_full_seed_and_off(served, bank, tmp_path):
+    full = served.run(measure, served.client)
+    listed = served.run(served.client.list_tools).tools
     assert full["total"] <= BUDGETS["full"]
     assert max(full["tools"].values()) <= BUDGETS["tool"]
     assert len(full["tools"]) == 17
@@ -144,7 +139,7 @@ def test_off_marker_beside_the_bank_and_whole_segment_matching(bank, tmp_path):
 
 
 def test_tools_allowlist(bank):
-    read_only = _measure(bank, "--tools", "find,check")
+    read_only = _measure_in_process(bank, tools="find,check")
     assert set(read_only["groups"]) == {"find", "check"}
     assert _measure_in_process(bank, tools="")["tools"] == {}
 
@@ -216,3 +211,47 @@ def test_writers_over_stdio_on_a_fresh_bank(tmp_path):
             assert inbox["count"] == 1
             assert payload(await client.call_tool("bank_validate", {}))["summary"]["total"] == 0
     run(go)
+
+
+def _server_rss_kb(root: Path) -> int:
+    """Resident memory of the spawned server serving `root` (found through /proc)."""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            if str(root).encode() in cmdline and any(b"mcp-memorybank" in part for part in cmdline):
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        return int(line.split()[1])
+        except OSError:
+            continue
+    raise AssertionError("server process not found")
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
+def test_two_hundred_mixed_calls_keep_memory_and_latency_flat(bank):
+    session = Session(bank)
+    calls = [
+        ("bank_route", {"question": "filter thresholds"}), ("bank_search", {"query": "FT-042"}),
+        ("bank_read", {"path": "domain/billing.md", "section": "Filter"}),
+        ("bank_graph", {"path": "domain/billing.md"}),
+        ("bank_validate", {}), ("bank_changed", {"since": "2000-01-01"}),
+        ("bank_create", {"path": "domain/x.md", "doc_kind": "domain", "title": "X", "purpose": "X things.",
+                         "derived_from": ["product/context.md"], "dry_run": True}),
+        ("bank_edit", {"path": "domain/billing.md", "find": "absent", "replace": "y"}),
+    ]
+    try:
+        latencies, rss = [], []
+        for i in range(200):
+            name, args = calls[i % len(calls)]
+            start = time.perf_counter()
+            session.call(name, args)
+            latencies.append(time.perf_counter() - start)
+            if i in (49, 199):
+                rss.append(_server_rss_kb(bank))
+    finally:
+        session.close()
+    assert rss[1] - rss[0] < 8 * 1024, f"server RSS grew from {rss[0]} kB to {rss[1]} kB"
+    early, late = statistics.median(latencies[50:100]), statistics.median(latencies[150:200])
+    assert late < early * 3 + 0.01, (early, late)
