@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
 import os
+import stat as stat_module
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -15,6 +17,15 @@ from .paths import layer_for, normalize_path
 from .records import Doc
 
 SKIP_NAMES = frozenset({"node_modules", "__pycache__", "dist"})
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _is_dir_at(name: str, fd: int) -> bool:
+    """Whether a symlink inside the folder `fd` points at a directory (for the skip report)."""
+    try:
+        return stat_module.S_ISDIR(os.stat(name, dir_fd=fd).st_mode)
+    except OSError:
+        return False
 
 
 @dataclass(frozen=True)
@@ -80,30 +91,35 @@ class Bank:
         skipped: list[dict[str, str]] = []
         stack: list[tuple[str, str]] = [(str(self.root), "")]
         skip = SKIP_NAMES
+        stat = os.stat
         while stack:
             folder, prefix = stack.pop()
             try:
-                it = os.scandir(folder)
+                fd = os.open(folder, _DIR_FLAGS)
             except OSError as exc:
                 if prefix:
                     skipped.append({"path": prefix.rstrip("/"), "reason": f"unreadable folder: {exc.strerror}"})
                 continue
-            with it:
-                for entry in it:
-                    name = entry.name
-                    if name[0] == ".":
-                        continue
-                    try:
-                        if name.endswith(".md") and entry.is_file(follow_symlinks=False):
-                            st = entry.stat(follow_symlinks=False)
-                            found[prefix + name] = (st.st_mtime_ns, st.st_size)
-                        elif entry.is_dir(follow_symlinks=False):
-                            if name not in skip:
-                                stack.append((entry.path, prefix + name + "/"))
-                        elif entry.is_symlink() and (name.endswith(".md") or entry.is_dir()):
-                            skipped.append({"path": prefix + name, "reason": "symlink (not followed)"})
-                    except OSError as exc:
-                        skipped.append({"path": prefix + name, "reason": f"unreadable: {exc.strerror}"})
+            try:
+                with os.scandir(fd) as it:
+                    for entry in it:
+                        name = entry.name
+                        if name[0] == ".":
+                            continue
+                        try:
+                            if name.endswith(".md") and entry.is_file(follow_symlinks=False):
+                                # fstatat on the open folder: no path walk per file
+                                st = stat(name, dir_fd=fd, follow_symlinks=False)
+                                found[prefix + name] = (st.st_mtime_ns, st.st_size)
+                            elif entry.is_dir(follow_symlinks=False):
+                                if name not in skip:
+                                    stack.append((folder + "/" + name, prefix + name + "/"))
+                            elif entry.is_symlink() and (name.endswith(".md") or _is_dir_at(name, fd)):
+                                skipped.append({"path": prefix + name, "reason": "symlink (not followed)"})
+                        except OSError as exc:
+                            skipped.append({"path": prefix + name, "reason": f"unreadable: {exc.strerror}"})
+            finally:
+                os.close(fd)
         skipped.sort(key=lambda item: item["path"])
         self.skipped = skipped
         return found
@@ -128,6 +144,7 @@ class Bank:
             if prev == stamp:
                 continue
             (changed if prev is not None else added).append(path)
+        previous = {path: self.docs.get(path) for path in (*removed, *changed)}
         for path in removed:
             self.docs.pop(path, None)
         failed = []
@@ -146,7 +163,7 @@ class Bank:
         result = Refresh(tuple(added), tuple(changed), removed, 0.0)
         if result.any or failed:
             self.generation += 1
-            self._rebuild(result)
+            self._rebuild(result, previous, failed)
         result = replace(result, ms=(time.perf_counter() - start) * 1000)
         self.last_refresh = result
         if self.generation <= 1 and not self.cold_ms:
@@ -164,19 +181,19 @@ class Bank:
             self.skipped.append({"path": path, "reason": f"unreadable: {exc.strerror}"})
             return None
         self.parse_count += 1
-        doc = parse_document(path, data, mtime_ns, dict(self.layers.layer_map))
+        doc = parse_document(path, data, mtime_ns, self.layers.layer_map)
         if path.startswith("dna/"):
             self.dna_texts[path] = data.decode("utf-8", errors="replace")
         return doc
 
     # -- derived maps --------------------------------------------------------------------------
 
-    def _rebuild(self, result: Refresh) -> None:
+    def _rebuild(self, result: Refresh, previous: dict[str, Doc | None], failed: list[str]) -> None:
+        """Update the derived maps: in full on the first build, else only for the documents that changed."""
         touched = result.added + result.changed + result.removed
-        for path in result.removed:
+        for path in (*result.removed, *failed):
             self.dna_texts.pop(path, None)
-        self.paths = sorted(self.docs)
-        if any(p.startswith("dna/") for p in touched) or self.generation == 1:
+        if self.generation == 1 or any(p.startswith("dna/") for p in touched):
             self.dna_generation += 1
             self.contract = build_contract(self.dna_texts, self.docs.keys())
             layers = build_layers(self.dna_texts)
@@ -186,23 +203,52 @@ class Bank:
                     layer = layer_for(path, layers.layer_map)
                     if layer != doc.layer:
                         self.docs[path] = replace(doc, layer=layer)
-        incoming: dict[str, list[str]] = {}
-        owners: dict[str, list[str]] = {}
-        registered: dict[str, list[str]] = {}
-        for path in self.paths:
-            doc = self.docs[path]
-            for edge in doc.derived_from:
-                incoming.setdefault(edge.target, []).append(path)
-            if not doc.is_template:  # a template's keys are examples, not claims
-                for key in doc.canonical_for:
-                    owners.setdefault(key, []).append(path)
-            if doc.is_index:
-                for link in doc.links:
-                    if link.target != path:
-                        bucket = registered.setdefault(link.target, [])
-                        if not bucket or bucket[-1] != path:
-                            bucket.append(path)
-        self.incoming, self.owners, self.registered_in = incoming, owners, registered
+        if self.generation == 1:
+            self.paths = sorted(self.docs)
+            self.incoming, self.owners, self.registered_in = {}, {}, {}
+            for path in self.paths:
+                self._contribute(self.docs[path], add=True)
+            return
+        for path, doc in previous.items():
+            if doc is not None:
+                self._contribute(doc, add=False)
+        gone = set(result.removed) | set(failed)
+        if gone:
+            self.paths = [p for p in self.paths if p not in gone]
+        for path in (*result.added, *result.changed):
+            doc = self.docs.get(path)
+            if doc is None:
+                continue
+            if path in result.added:
+                bisect.insort(self.paths, path)
+            self._contribute(doc, add=True)
+
+    def _contribute(self, doc: Doc, add: bool) -> None:
+        """Add (or take back) one document's entries in `incoming`, `owners` and `registered_in`.
+
+        Every list stays sorted by path and holds each document once, exactly as a full rebuild
+        over the sorted paths would produce it.
+        """
+        path = doc.path
+        targets = {edge.target for edge in doc.derived_from}
+        keys = set() if doc.is_template else set(doc.canonical_for)  # a template's keys are examples
+        linked = {link.target for link in doc.links if link.target != path} if doc.is_index else set()
+        for mapping, names in ((self.incoming, targets), (self.owners, keys), (self.registered_in, linked)):
+            for name in names:
+                bucket = mapping.get(name)
+                if add:
+                    if bucket is None:
+                        mapping[name] = [path]
+                    else:
+                        at = bisect.bisect_left(bucket, path)
+                        if at == len(bucket) or bucket[at] != path:
+                            bucket.insert(at, path)
+                elif bucket is not None:
+                    at = bisect.bisect_left(bucket, path)
+                    if at < len(bucket) and bucket[at] == path:
+                        del bucket[at]
+                    if not bucket:
+                        del mapping[name]
 
     # -- access --------------------------------------------------------------------------------
 

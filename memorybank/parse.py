@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import datetime as _dt
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import yaml
@@ -348,7 +349,7 @@ def _scan_body(path: str, body: str, first_line: int) -> tuple[list[Section], st
 
 
 def parse_document(path: str, data: bytes, mtime_ns: int = 0,
-                   layer_map: dict[str, str] | None = None) -> Doc:
+                   layer_map: Mapping[str, str] | None = None) -> Doc:
     """Parse raw file bytes into a `Doc`. Never raises on content: problems land in `parse_error`."""
     errors: list[str] = []
     size = len(data)

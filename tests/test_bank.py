@@ -101,3 +101,43 @@ def test_deep_folders_and_odd_names(tmp_path):
     bank = Bank(root)
     bank.refresh()
     assert f"{deep}/x.md" in bank.docs and "with space/ünï.md" in bank.docs
+
+
+def test_incremental_maps_equal_a_full_rebuild(tmp_path):
+    import random
+
+    rng = random.Random(7)
+    names = [f"s{i % 3}/d{i}.md" for i in range(24)]
+    root = write_bank(tmp_path / "b", {})
+
+    def write(path):
+        ups = [f"../{u}" for u in rng.sample(names, 2)]
+        keys = rng.sample(["k1", "k2", "k3", "k4"], rng.randint(0, 2))
+        links = "".join(f"- [x](../{n})\n" for n in rng.sample(names, 3))
+        text = doc(path, derived=ups, canonical_for=keys or None, body=links) if keys else doc(path, derived=ups,
+                                                                                                 body=links)
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+        st = (root / path).stat()
+        os.utime(root / path, ns=(st.st_atime_ns, st.st_mtime_ns + rng.randint(1, 10**9)))
+
+    for name in names[:12]:
+        write(name)
+    for folder in ("s0", "s1", "s2"):
+        write(f"{folder}/README.md")
+    bank = Bank(root)
+    bank.refresh()
+    for _ in range(30):
+        action = rng.random()
+        victim = rng.choice(names)
+        if action < 0.6:
+            write(victim)
+        elif (root / victim).exists():
+            (root / victim).unlink()
+        bank.refresh()
+        fresh = Bank(root)
+        fresh.refresh()
+        assert bank.paths == fresh.paths
+        assert bank.incoming == fresh.incoming
+        assert bank.owners == fresh.owners
+        assert bank.registered_in == fresh.registered_in
