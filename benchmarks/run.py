@@ -1,6 +1,6 @@
 """Measure memorybank against the SPEC §18 targets on synthetic banks and print a table.
 
-    python benchmarks/run.py            # 400 / 2,000 / 10,000 documents
+    python benchmarks/run.py            # 400 / 2,000 / 10,000 / 50,000 documents
     python benchmarks/run.py --quick    # 400 / 2,000 only
     python benchmarks/run.py --json out.json
 
@@ -130,6 +130,83 @@ def cold_cli_stats(ctx: Context) -> float:
     return cold_process(["--root", str(ctx.root), "--stats"])
 
 
+class Served:
+    """A real `mcp-memorybank` serving the context's bank over stdio, driven by the official client."""
+
+    def __init__(self, root: Path) -> None:
+        from anyio.from_thread import start_blocking_portal
+        from mcp import Client, StdioServerParameters
+
+        self._portal_cm = start_blocking_portal()
+        self.portal = self._portal_cm.__enter__()
+        start = time.perf_counter()
+        client = Client(StdioServerParameters(command=cli(), args=["--root", str(root)]), mode="legacy")
+        self._client_cm = self.portal.wrap_async_context_manager(client)
+        self.client = self._client_cm.__enter__()
+        self.portal.call(self.client.list_tools)
+        self.start_ms = (time.perf_counter() - start) * 1000
+        self.root = root
+
+    def call(self, name: str, args: dict) -> object:
+        return self.portal.call(self.client.call_tool, name, args)
+
+    def rss_mb(self, key: str = "VmRSS") -> float:
+        """Resident (or peak, key=VmHWM) memory of the server process, from /proc."""
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit():
+                continue
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+                if str(self.root).encode() in cmdline and any(b"mcp-memorybank" in c for c in cmdline):
+                    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                        if line.startswith(key + ":"):
+                            return int(line.split()[1]) / 1024
+            except OSError:
+                continue
+        return float("nan")
+
+    def close(self) -> None:
+        self._client_cm.__exit__(None, None, None)
+        self._portal_cm.__exit__(None, None, None)
+
+
+def _served(ctx: Context) -> Served:
+    if getattr(ctx, "served", None) is None:
+        ctx.served = Served(ctx.root)  # type: ignore[attr-defined]
+    return ctx.served  # type: ignore[attr-defined]
+
+
+def server_start(ctx: Context) -> float:
+    """Spawn to the first tools/list answer, median of 5 fresh servers (each builds the index cold)."""
+    times = []
+    for _ in range(5):
+        served = Served(ctx.root)
+        times.append(served.start_ms)
+        served.close()
+    return statistics.median(times)
+
+
+def mcp_route_round_trip(ctx: Context) -> float:
+    served = _served(ctx)
+    for question in ROUTE_QUESTIONS:
+        served.call("bank_route", {"question": question})
+    return median_ms(lambda: [served.call("bank_route", {"question": q}) for q in ROUTE_QUESTIONS]) / len(
+        ROUTE_QUESTIONS)
+
+
+MIXED = (("bank_route", {"question": "filter thresholds"}), ("bank_search", {"query": "cache_42"}),
+         ("bank_validate", {}), ("bank_read", {"path": "README.md"}))
+
+
+def server_rss(ctx: Context) -> float:
+    """Resident memory (MB) of the server after 200 mixed calls (route, search, validate, read)."""
+    served = _served(ctx)
+    for i in range(200):
+        name, args = MIXED[i % len(MIXED)]
+        served.call(name, args)
+    return served.rss_mb()
+
+
 _ONCE: dict[str, float] = {}
 
 
@@ -155,7 +232,11 @@ ROWS: list[tuple[str, dict[int, float], Callable[[Context], float]]] = [
     ("bank_validate warm", {400: 20, 10_000: 500}, validate_warm),
     ("cold CLI --stats (process)", {}, cold_cli_stats),
     ("bank_drift, 200 anchors, 20k commits", {400: 300}, drift_20k),
+    ("MCP round trip bank_route (stdio)", {400: 10, 10_000: 60}, mcp_route_round_trip),
+    ("server start to first tools/list", {400: 600, 10_000: 1500}, server_start),
+    ("server RSS after 200 mixed calls (MB)", {400: 90, 10_000: 300}, server_rss),
 ]
+UNITS = {"server RSS after 200 mixed calls (MB)": "MB"}
 
 
 def main() -> None:
@@ -165,12 +246,17 @@ def main() -> None:
     parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else ([400, 2000] if args.quick
-                                                                         else [400, 2000, 10_000])
+                                                                         else [400, 2000, 10_000, 50_000])
     results: dict[str, dict[int, float]] = {name: {} for name, _, _ in ROWS}
     for size in sizes:
         ctx = Context(size)
-        for name, _, fn in ROWS:
-            results[name][size] = fn(ctx)
+        try:
+            for name, _, fn in ROWS:
+                results[name][size] = fn(ctx)
+                print(f"  {size:>6,} docs  {name}: {results[name][size]:.2f}", file=sys.stderr, flush=True)
+        finally:
+            if getattr(ctx, "served", None) is not None:
+                ctx.served.close()  # type: ignore[attr-defined]
     print(table(results, sizes))
     if args.json:
         Path(args.json).write_text(json.dumps({"sizes": sizes, "results": results}, indent=1))
@@ -181,8 +267,9 @@ def table(results: dict[str, dict[int, float]], sizes: list[int]) -> str:
     rows = [header]
     for name, targets, _ in ROWS:
         values = results[name]
-        cells = [name] + [f"{values[s]:.2f} ms" if values[s] < 100 else f"{values[s]:.0f} ms" for s in sizes]
-        target = " / ".join(f"≤ {t:g} ms @{s:,}" for s, t in targets.items()) or "—"
+        unit = UNITS.get(name, "ms")
+        cells = [name] + [f"{values[s]:.2f} {unit}" if values[s] < 100 else f"{values[s]:.0f} {unit}" for s in sizes]
+        target = " / ".join(f"≤ {t:g} {unit} @{s:,}" for s, t in targets.items()) or "—"
         growth = "—"
         if len(sizes) > 1 and values[sizes[0]] > 0:
             growth = f"×{values[sizes[-1]] / values[sizes[0]]:.1f} for ×{sizes[-1] / sizes[0]:.0f} docs"

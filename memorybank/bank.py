@@ -292,11 +292,17 @@ class Bank:
 _BANKS: dict[str, Bank] = {}
 
 
-def open_bank(root: str | os.PathLike[str]) -> Bank:
-    """The cached `Bank` for a root (one per process), refreshed."""
+def bank_for(root: str | os.PathLike[str]) -> Bank:
+    """The cached `Bank` for a root (one per process), not refreshed: every capability refreshes it."""
     key = os.path.abspath(root)
     bank = _BANKS.get(key)
     if bank is None:
         bank = _BANKS[key] = Bank(key)
+    return bank
+
+
+def open_bank(root: str | os.PathLike[str]) -> Bank:
+    """The cached `Bank` for a root, refreshed (for callers that read the index directly)."""
+    bank = bank_for(root)
     bank.refresh()
     return bank

@@ -134,11 +134,11 @@ def command(root: str | None, as_json: bool, **opts: Any) -> None:
     if chosen[0] == "surface":
         _surface(bank_root, opts, as_json)
         return
-    from .bank import open_bank
+    from .bank import bank_for
 
     if opts["dry_run"] and chosen[0] not in WRITERS + ("install_hook", "deliver"):
         raise Usage(f"--dry-run goes with a writer, --install-hook or --deliver, not --{chosen[0].replace('_', '-')}")
-    bank = open_bank(bank_root)
+    bank = bank_for(bank_root)
     if not bank.root.is_dir() and chosen[0] not in NEEDS_NO_BANK:
         raise BankError(f"No bank at {bank.root}: the folder does not exist. Pass --root <bank folder>.")
     style = _style(sys.stdout.isatty() and not as_json)

@@ -16,13 +16,12 @@ from typing import Any
 
 import anyio
 import mcp_types as t
-from jsonschema import Draft202012Validator
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.stdio import stdio_server
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 
 from .. import __version__
-from ..bank import open_bank
+from ..bank import Bank, bank_for
 from ..errors import BankError
 from ..jsonout import dumps
 from . import prompts as prompt_texts
@@ -45,7 +44,7 @@ class MemoryBankServer:
         self.off_paths = tuple(off_paths)
         self.groups = parse_groups(tools)
         self.mode = decide_mode(self.root, self.off_paths)
-        self.validators = {tool.name: Draft202012Validator(tool.schema) for tool in TOOLS}
+        self.validators: dict[str, Any] = {}  # compiled on first use: jsonschema costs start-up time
         self.bus = InMemorySubscriptionBus()
         self.sessions: list[Any] = []
         self.server = Server(
@@ -104,17 +103,19 @@ class MemoryBankServer:
         if tool is None or tool not in self.visible_tools():
             offered = ", ".join(tool.name for tool in self.visible_tools()) or "none"
             return self._text(f"Tool {name} is not offered here (mode {self.mode}). Offered: {offered}.", True)
-        errors = sorted(self.validators[name].iter_errors(args), key=lambda e: list(e.path))
+        validator = self.validators.get(name)
+        if validator is None:
+            from jsonschema import Draft202012Validator
+            validator = self.validators[name] = Draft202012Validator(tool.schema)
+        errors = sorted(validator.iter_errors(args), key=lambda e: list(e.path))
         if errors:
             first = errors[0]
             where = ".".join(str(p) for p in first.path)
             return self._text(f"Invalid arguments for {name}: {where + ': ' if where else ''}{first.message}. "
                               f"See the tool's input schema.", True)
         try:
-            bank = open_bank(self.root) if name != "bank_init" else None
-            if bank is None:
-                from ..bank import Bank
-                bank = Bank(self.root)
+            # bank_init gets a fresh Bank: the cached one may predate the folder
+            bank = bank_for(self.root) if name != "bank_init" else Bank(self.root)
             result = tool.capability()(bank, **args)
         except BankError as exc:
             return self._text(exc.message, True)
@@ -144,7 +145,7 @@ class MemoryBankServer:
         uri = str(params.uri)
         if not self._full_surface():
             raise ValueError(f"Resource {uri} is not offered in mode {self.mode}.")
-        bank = open_bank(self.root)
+        bank = bank_for(self.root)  # each resource refreshes it
         if uri == "memorybank://index":
             text, mime = dumps(resource_index(bank)), "application/json"
         elif uri == "memorybank://schema/frontmatter":
