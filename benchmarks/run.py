@@ -210,6 +210,16 @@ def server_rss(ctx: Context) -> float:
 _ONCE: dict[str, float] = {}
 
 
+def baseline_import_mcp(ctx: Context) -> float:
+    """Machine baseline, not ours: a bare `python -c "import mcp"` (0.41 s on the SPEC's reference machine).
+
+    Every server-start figure contains it; divide by it to compare this machine with the reference.
+    """
+    if "import_mcp" not in _ONCE:
+        _ONCE["import_mcp"] = median_ms(lambda: subprocess.run([sys.executable, "-c", "import mcp"], check=True), 5)
+    return _ONCE["import_mcp"]
+
+
 def drift_20k(ctx: Context) -> float:
     """bank_drift, 200 anchors, in a generated 20,000-commit repository: measured once (it does not
     depend on the synthetic bank's size), so every size column shows the same number."""
@@ -232,6 +242,7 @@ ROWS: list[tuple[str, dict[int, float], Callable[[Context], float]]] = [
     ("bank_validate warm", {400: 20, 10_000: 500}, validate_warm),
     ("cold CLI --stats (process)", {}, cold_cli_stats),
     ("bank_drift, 200 anchors, 20k commits", {400: 300}, drift_20k),
+    ("baseline: python -c 'import mcp' (ref. 410 ms)", {}, baseline_import_mcp),
     ("MCP round trip bank_route (stdio)", {400: 10, 10_000: 60}, mcp_route_round_trip),
     ("server start to first tools/list", {400: 600, 10_000: 1500}, server_start),
     ("server RSS after 200 mixed calls (MB)", {400: 90, 10_000: 300}, server_rss),

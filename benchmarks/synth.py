@@ -30,8 +30,21 @@ Cyclic dependencies are forbidden.
 """
 
 
+_SYLLABLES = ("ka", "ro", "mi", "te", "su", "no", "va", "li", "dor", "pen", "tar", "gel", "bis", "qua", "zen")
+# A long tail of made-up words, so documents differ like real prose does: a few words are everywhere,
+# most are rare. Real vocabulary words (WORDS) stay common enough for the benchmark questions.
+TAIL = tuple(sorted({a + b + c for a in _SYLLABLES for b in _SYLLABLES for c in _SYLLABLES}))[:3000]
+
+
+def _word(rng: random.Random) -> str:
+    if rng.random() < 0.45:
+        return rng.choice(WORDS)
+    return TAIL[min(int(rng.paretovariate(0.9)) - 1, len(TAIL) - 1) if rng.random() < 0.5
+                else rng.randrange(len(TAIL))]
+
+
 def _sentence(rng: random.Random, n: int) -> str:
-    return " ".join(rng.choice(WORDS) for _ in range(n)).capitalize()
+    return " ".join(_word(rng) for _ in range(n)).capitalize()
 
 
 def generate(root: Path, size: int, seed: int = 42) -> Path:
@@ -103,7 +116,7 @@ def cached(cache: Path, size: int, seed: int = 42) -> Path:
     """A generated bank under `cache`, reused when its marker says it was built with this size and seed."""
     root = cache / f"bank-{size}"
     marker = cache / f"bank-{size}.ok"
-    if not (root.is_dir() and marker.exists() and marker.read_text() == f"{size}:{seed}:v1"):
+    if not (root.is_dir() and marker.exists() and marker.read_text() == f"{size}:{seed}:v2"):
         generate(root, size, seed)
-        marker.write_text(f"{size}:{seed}:v1")
+        marker.write_text(f"{size}:{seed}:v2")
     return root
