@@ -31,14 +31,35 @@ def bank(tmp_path) -> Path:
     return target
 
 
-@pytest.fixture(scope="module", params=MODES)
-def served(request, tmp_path_factory):
-    """One server per protocol era over a copy of fixture-bank/, shared by the read-only tests."""
-    root = tmp_path_factory.mktemp(f"served-{request.param}") / "memory_bank"
-    shutil.copytree(FIXTURE, root)
-    session = Session(root, mode=request.param)
-    yield session
-    session.close()
+@pytest.fixture(scope="module")
+def sessions(tmp_path_factory):
+    """Servers over copies of fixture-bank/, one per protocol era, started on first use.
+
+    Spawning a server costs seconds (importing the SDK), so the read-only tests share them.
+    """
+    opened: dict[str, Session] = {}
+
+    def get(mode: str) -> Session:
+        if mode not in opened:
+            root = tmp_path_factory.mktemp(f"served-{mode}") / "memory_bank"
+            shutil.copytree(FIXTURE, root)
+            opened[mode] = Session(root, mode=mode)
+            opened[mode].root = root
+        return opened[mode]
+
+    yield get
+    for session in opened.values():
+        session.close()
+
+
+@pytest.fixture(params=MODES)
+def served(request, sessions) -> Session:
+    return sessions(request.param)
+
+
+@pytest.fixture
+def legacy(sessions) -> Session:
+    return sessions("legacy")
 
 
 def test_find_and_check_tools_answer(served):
@@ -94,14 +115,6 @@ def test_resources_and_prompts(served):
         assert "bank_" in text or "memorybank://" in text
 
 
-def _measure(root: Path, *extra: str) -> dict:
-    """Measure a real server spawned over stdio."""
-    async def go():
-        async with Client(params(root, *extra), mode="legacy") as client:
-            return await measure(client)
-    return run(go)
-
-
 def _measure_in_process(root: Path, off: tuple[str, ...] = (), tools: str | None = None) -> dict:
     """Measure the same server object in process (the SDK's client in handshake mode; no spawn)."""
     from memorybank.server.app import MemoryBankServer
@@ -110,14 +123,12 @@ def _measure_in_process(root: Path, off: tuple[str, ...] = (), tools: str | None
     return run(lambda: measure_server(MemoryBankServer(root, off, tools)))
 
 
-def test_token_budgets_full_seed_and_off(served, bank, tmp_path):
-    full = served.run(measure, served.client)
-    listed = served.run(served.client.list_tools).tools
+def test_token_budgets_full_and_off(legacy, bank):
+    full = legacy.run(measure, legacy.client)
+    listed = legacy.run(legacy.client.list_tools).tools
     assert full["total"] <= BUDGETS["full"]
     assert max(full["tools"].values()) <= BUDGETS["tool"]
     assert len(full["tools"]) == 17
-    seed = _measure(tmp_path / "empty" / "memory_bank")
-    assert list(seed["tools"]) == ["bank_init"] and seed["total"] <= BUDGETS["seed"]
     off = _measure_in_process(bank, off=(str(bank.parent),))
     assert off["tools"] == {} and off["total"] <= BUDGETS["off"]
     tools = {tool.name: tool for tool in listed}
@@ -135,23 +146,27 @@ def test_token_budgets_full_seed_and_off(served, bank, tmp_path):
 def test_off_marker_beside_the_bank_and_whole_segment_matching(bank, tmp_path):
     assert _measure_in_process(bank, off=(str(bank) + "x",))["tools"], "--off must match whole path segments"
     (bank.parent / ".memorybank-off").write_text("")
-    assert _measure(bank)["tools"] == {}
+    assert _measure_in_process(bank)["tools"] == {}
 
 
 def test_tools_allowlist(bank):
-    read_only = _measure_in_process(bank, tools="find,check")
-    assert set(read_only["groups"]) == {"find", "check"}
     assert _measure_in_process(bank, tools="")["tools"] == {}
 
 
-def test_surface_command_prints_the_table(bank):
+def test_surface_command_prints_the_table_with_the_flags_applied(bank):
     import subprocess
-    out = subprocess.run([cli_path(), "--root", str(bank), "--surface"], capture_output=True, text=True)
-    assert out.returncode == 0 and "bank_create" in out.stdout and "mode full" in out.stdout
+    out = subprocess.run([cli_path(), "--root", str(bank), "--tools", "find,check", "--surface"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0 and "bank_route" in out.stdout and "mode full" in out.stdout
+    assert "bank_create" not in out.stdout  # --tools reached the real server
+    out = subprocess.run([cli_path(), "--root", str(bank), "--off", str(bank.parent), "--surface", "--json"],
+                         capture_output=True, text=True)
+    data = json.loads(out.stdout)
+    assert data["mode"] == "off" and data["tools"] == {} and data["total"] <= BUDGETS["off"]
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_seed_mode_init_then_full_surface_with_list_changed(tmp_path, mode):
+def test_seed_mode_init_then_full_surface_then_writers(tmp_path, mode):
     import mcp_types as t
 
     root = tmp_path / "proj" / "memory_bank"
@@ -163,7 +178,8 @@ def test_seed_mode_init_then_full_surface_with_list_changed(tmp_path, mode):
 
     async def go():
         async with Client(params(root), mode=mode, message_handler=on_message) as client:
-            assert [tool.name for tool in (await client.list_tools()).tools] == ["bank_init"]
+            seed = await measure(client)
+            assert list(seed["tools"]) == ["bank_init"] and seed["total"] <= BUDGETS["seed"]
             assert "bank_init" in (client.instructions or "")
             bad = await client.call_tool("bank_route", {"question": "x"})
             assert bad.is_error and "not offered" in bad.content[0].text
@@ -181,36 +197,32 @@ def test_seed_mode_init_then_full_surface_with_list_changed(tmp_path, mode):
             names = {tool.name for tool in (await client.list_tools(cache_mode="refresh")).tools}
             assert len(names) == 17 and "bank_init" not in names
             assert payload(await client.call_tool("bank_validate", {}))["summary"]["total"] == 0
+            await _writers_on_a_fresh_bank(client)
     run(go)
 
 
-def test_writers_over_stdio_on_a_fresh_bank(tmp_path):
-    root = tmp_path / "memory_bank"
-
-    async def go():
-        async with Client(params(root), mode="legacy") as client:
-            payload(await client.call_tool("bank_init", {"name": "Acme"}))
-            created = payload(await client.call_tool("bank_create", {
-                "path": "domain/pricing.md", "doc_kind": "domain", "title": "Pricing",
-                "purpose": "How prices are computed and rounded.", "derived_from": ["product/context.md"],
-                "canonical_for": ["price_rounding"], "status": "active"}))
-            assert {"path": "domain/README.md", "action": "update"} in created["files"]
-            index = payload(await client.call_tool("bank_read", {"path": "domain/README.md"}))["content"]
-            assert "[Pricing](pricing.md)" in index
-            refused = await client.call_tool("bank_edit", {"path": "domain/pricing.md", "find": "no such text",
-                                                           "replace": "x"})
-            assert refused.is_error and "no such text" in refused.content[0].text
-            dup = await client.call_tool("bank_create", {
-                "path": "domain/other.md", "doc_kind": "domain", "title": "Other", "purpose": "Other things.",
-                "canonical_for": ["price_rounding"], "derived_from": ["product/context.md"]})
-            assert dup.is_error and "already owned by domain/pricing.md" in dup.content[0].text
-            note = payload(await client.call_tool("bank_create", {
-                "path": "gotcha.md", "doc_kind": "note", "title": "Gotcha", "purpose": "A gotcha.", "inbox": True}))
-            assert note["path"].startswith("_inbox/")
-            inbox = json.loads((await client.read_resource("memorybank://inbox")).contents[0].text)
-            assert inbox["count"] == 1
-            assert payload(await client.call_tool("bank_validate", {}))["summary"]["total"] == 0
-    run(go)
+async def _writers_on_a_fresh_bank(client) -> None:
+    """A create that registers in its index, an edit refusal, an ownership refusal, an inbox note."""
+    created = payload(await client.call_tool("bank_create", {
+        "path": "domain/pricing.md", "doc_kind": "domain", "title": "Pricing",
+        "purpose": "How prices are computed and rounded.", "derived_from": ["product/context.md"],
+        "canonical_for": ["price_rounding"], "status": "active"}))
+    assert {"path": "domain/README.md", "action": "update"} in created["files"]
+    index = payload(await client.call_tool("bank_read", {"path": "domain/README.md"}))["content"]
+    assert "[Pricing](pricing.md)" in index
+    refused = await client.call_tool("bank_edit", {"path": "domain/pricing.md", "find": "no such text",
+                                                   "replace": "x"})
+    assert refused.is_error and "no such text" in refused.content[0].text
+    dup = await client.call_tool("bank_create", {
+        "path": "domain/other.md", "doc_kind": "domain", "title": "Other", "purpose": "Other things.",
+        "canonical_for": ["price_rounding"], "derived_from": ["product/context.md"]})
+    assert dup.is_error and "already owned by domain/pricing.md" in dup.content[0].text
+    note = payload(await client.call_tool("bank_create", {
+        "path": "gotcha.md", "doc_kind": "note", "title": "Gotcha", "purpose": "A gotcha.", "inbox": True}))
+    assert note["path"].startswith("_inbox/")
+    inbox = json.loads((await client.read_resource("memorybank://inbox")).contents[0].text)
+    assert inbox["count"] == 1
+    assert payload(await client.call_tool("bank_validate", {}))["summary"]["total"] == 0
 
 
 def _server_rss_kb(root: Path) -> int:
@@ -230,8 +242,8 @@ def _server_rss_kb(root: Path) -> int:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
-def test_two_hundred_mixed_calls_keep_memory_and_latency_flat(bank):
-    session = Session(bank)
+def test_two_hundred_mixed_calls_keep_memory_and_latency_flat(legacy):
+    session, bank = legacy, legacy.root
     calls = [
         ("bank_route", {"question": "filter thresholds"}), ("bank_search", {"query": "FT-042"}),
         ("bank_read", {"path": "domain/billing.md", "section": "Filter"}),
@@ -241,17 +253,14 @@ def test_two_hundred_mixed_calls_keep_memory_and_latency_flat(bank):
                          "derived_from": ["product/context.md"], "dry_run": True}),
         ("bank_edit", {"path": "domain/billing.md", "find": "absent", "replace": "y"}),
     ]
-    try:
-        latencies, rss = [], []
-        for i in range(200):
-            name, args = calls[i % len(calls)]
-            start = time.perf_counter()
-            session.call(name, args)
-            latencies.append(time.perf_counter() - start)
-            if i in (49, 199):
-                rss.append(_server_rss_kb(bank))
-    finally:
-        session.close()
+    latencies, rss = [], []
+    for i in range(200):
+        name, args = calls[i % len(calls)]
+        start = time.perf_counter()
+        session.call(name, args)
+        latencies.append(time.perf_counter() - start)
+        if i in (49, 199):
+            rss.append(_server_rss_kb(bank))
     assert rss[1] - rss[0] < 8 * 1024, f"server RSS grew from {rss[0]} kB to {rss[1]} kB"
     early, late = statistics.median(latencies[50:100]), statistics.median(latencies[150:200])
     assert late < early * 3 + 0.01, (early, late)
