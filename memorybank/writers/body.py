@@ -8,7 +8,7 @@ from ..bank import Bank
 from ..headings import resolve_section, section_bounds
 from .create import body_lines, check_body
 from .files import Text
-from .gates import refuse, template_guard
+from .gates import no_nul, refuse, template_guard
 from .registry import outside_fences
 from .session import load, result, writing
 
@@ -36,6 +36,7 @@ def edit(bank: Bank, path: str, find: str, replace: str, section: str | None = N
             raise refuse("find", "`find` is empty.", "Copy the exact text to replace from bank_read.")
         if not isinstance(replace, str):
             raise refuse("replace", "`replace` is missing.", "Pass the new text (may be empty to delete).")
+        no_nul("replace", replace)
         text = load(tx, doc.path)
         close = text.frontmatter_close()
         first = close + 1 if close is not None else 0

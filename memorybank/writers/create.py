@@ -15,6 +15,7 @@ from .gates import (
     keys,
     near_duplicates,
     new_path,
+    no_nul,
     not_forbidden,
     one_line,
     owned_elsewhere,
@@ -75,10 +76,10 @@ def check_body(body: str | None, body_file: str | None, name: str = "body") -> s
     if body is not None and body_file is not None:
         raise refuse(name, f"both `{name}` and `{name}_file` were given.", "Pass only one of them.")
     if body_file is not None:
-        return read_input_file(body_file, f"{name}_file")
+        return no_nul(f"{name}_file", read_input_file(body_file, f"{name}_file"))
     if body is not None and len(body.encode("utf-8")) > INPUT_LIMIT:
         raise refuse(name, f"`{name}` is over the 1 MB limit.", "Split the content into several documents.")
-    return body
+    return body if body is None else no_nul(name, body)
 
 
 def check_extra(extra: dict[str, Any] | None) -> dict[str, Any]:

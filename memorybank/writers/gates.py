@@ -26,14 +26,26 @@ def refuse(gate: str, reason: str, fix: str) -> BankError:
     return BankError(f"Refused ({gate}): {reason} {fix}")
 
 
+def no_nul(name: str, text: str, gate: str | None = None) -> str:
+    """Refuse text holding a NUL character: every reader would take the file for binary (a parse error)."""
+    if "\x00" in text:
+        raise refuse(gate or name, f"`{name}` contains a NUL character, which would make the file read as binary.",
+                     "Remove the NUL character.")
+    return text
+
+
 def one_line(name: str, value: Any, gate: str | None = None) -> str:
-    """A required single-line text input, trimmed; refuses blank and multi-line values."""
+    """A required single-line text input, trimmed; refuses blank and multi-line values and NUL characters.
+
+    The value may reach a markdown body (index entries repeat titles and purposes), where YAML
+    escaping does not protect it.
+    """
     text = "" if value is None else str(value).strip()
     if not text:
         raise refuse(gate or name, f"`{name}` is empty.", f"Give a one-line {name}.")
     if "\n" in text or "\r" in text:
         raise refuse(gate or name, f"`{name}` spans several lines.", f"Give `{name}` as one line.")
-    return text
+    return no_nul(name, text, gate)
 
 
 def as_list(value: Any, name: str) -> list[Any]:

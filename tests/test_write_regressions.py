@@ -1,0 +1,29 @@
+"""Writer bugs the §16 property tests found, each pinned by the smallest call that showed it."""
+
+from __future__ import annotations
+
+import pytest
+from writekit import assert_clean, make_bank, refused
+
+from memorybank.writers import create, edit, update_section
+
+V = "product/vision.md"
+UP = ["dna/principles.md"]
+
+
+@pytest.fixture
+def bank(tmp_path):
+    return make_bank(tmp_path / "bank")
+
+
+@pytest.mark.parametrize("call", [
+    lambda b: edit(b, path=V, find="Fewer surprises.", replace="Fewer\x00surprises."),
+    lambda b: update_section(b, path=V, section="Goals", content="a\x00b"),
+    lambda b: create(b, path="adr/ADR-009.md", doc_kind="adr", title="T\x00", purpose="P.", derived_from=UP),
+    lambda b: create(b, path="adr/ADR-009.md", doc_kind="adr", title="T", purpose="P.", derived_from=UP,
+                     body="x\x00"),
+], ids=["edit", "update_section", "create-title", "create-body"])
+def test_a_nul_character_never_reaches_a_file(bank, call):
+    # A NUL makes every reader take the file for binary: validate would report it as broken.
+    refused(bank, lambda: call(bank), "NUL character")
+    assert_clean(bank)
