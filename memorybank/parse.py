@@ -157,7 +157,8 @@ def fast_frontmatter(lines: list[str]) -> dict[str, Any] | None:
 
 _OPEN = re.compile(r"---[ \t]*\r?\n")
 _CLOSE = re.compile(r"^---[ \t]*\r?$", re.M)
-_LINK = re.compile(r"\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^()\s<>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+# A link's text may hold backslash escapes (`\]`, `\[`, `\\`) and one level of balanced brackets.
+_LINK = re.compile(r"\[(?:\\.|[^\[\]\\]|\[(?:\\.|[^\[\]\\])*\])*\]\(\s*<?([^()\s<>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _RULE_REF = re.compile(

@@ -27,3 +27,13 @@ def test_a_nul_character_never_reaches_a_file(bank, call):
     # A NUL makes every reader take the file for binary: validate would report it as broken.
     refused(bank, lambda: call(bank), "NUL character")
     assert_clean(bank)
+
+
+@pytest.mark.parametrize("title", ["]\x07no", "a [b] c", "back\\slash", "[x](y.md)", "end\\"])
+def test_a_title_with_brackets_or_backslashes_is_still_registered(bank, title):
+    # The index label escapes `[`, `]` and `\`; the link parsers must honour those escapes.
+    out = create(bank, path="adr/ADR-009.md", doc_kind="adr", title=title, purpose="P.", derived_from=UP)
+    assert out["registered_in"] == "adr/README.md"
+    bank.refresh()
+    assert bank.registered_in.get("adr/ADR-009.md") == ["adr/README.md"]
+    assert_clean(bank)

@@ -13,8 +13,8 @@ from .files import Text, Transaction
 from .frontmatter import render_frontmatter
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_LINK = re.compile(r"(?P<bang>!?)\[(?P<label>(?:[^\[\]]|\[[^\]]*\])*)\]\((?P<target><[^<>\n]*>|[^()\s]+)"
-                   r"(?P<title>\s+\"[^\"]*\")?\)")
+_LINK = re.compile(r"(?P<bang>!?)\[(?P<label>(?:\\.|[^\[\]\\]|\[(?:\\.|[^\[\]\\])*\])*)\]"
+                   r"\((?P<target><[^<>\n]*>|[^()\s]+)(?P<title>\s+\"[^\"]*\")?\)")
 _REF_DEF = re.compile(r"^(?P<lead> {0,3}\[[^\]]+\]:[ \t]*)(?P<target><[^<>\n]*>|\S+)")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _BULLET = re.compile(r"^(?P<indent>[ \t]*)(?P<marker>[-*+])(?P<space>[ \t]+)(?P<rest>.*)$")
