@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from writekit import assert_clean, make_bank, refused
+from writekit import assert_clean, make_bank, read, refused
 
-from memorybank.writers import create, edit, update_section
+from memorybank.writers import create, edit, set_field, update_section
 
 V = "product/vision.md"
 UP = ["dna/principles.md"]
@@ -36,4 +36,25 @@ def test_a_title_with_brackets_or_backslashes_is_still_registered(bank, title):
     assert out["registered_in"] == "adr/README.md"
     bank.refresh()
     assert bank.registered_in.get("adr/ADR-009.md") == ["adr/README.md"]
+    assert_clean(bank)
+
+
+LINKY = "see [the other](vision.md) and [gone](nowhere.md)"
+
+
+def test_link_syntax_in_a_title_or_purpose_stays_text_in_indexes_and_headings(bank):
+    # Unescaped, these became index links: one dangling, one registering vision.md a second time.
+    create(bank, path="adr/ADR-009.md", doc_kind="adr", title=LINKY, purpose=LINKY, derived_from=UP)
+    create(bank, path="product/README-notes.md", doc_kind="product", title="Notes", purpose=LINKY,
+           derived_from=UP)
+    set_field(bank, path="product/README.md", field="title", value=LINKY)
+    set_field(bank, path="product/vision.md", field="purpose", value=LINKY + " too")
+    assert_clean(bank)
+    bank.refresh()
+    assert [link.target for link in bank.docs["product/README.md"].links].count("product/vision.md") == 1
+    assert bank.docs["adr/ADR-009.md"].h1 == LINKY.replace("[", "\\[").replace("]", "\\]")
+    set_field(bank, path="adr/ADR-009.md", field="title", value="Plain again")
+    bank.refresh()
+    assert bank.docs["adr/ADR-009.md"].h1 == "Plain again"
+    assert "[Plain again](ADR-009.md)" in read(bank, "adr/README.md")
     assert_clean(bank)

@@ -23,7 +23,7 @@ from .gates import (
     requires_edges,
     resolve_edges,
 )
-from .registry import nearest_index, register
+from .registry import escape_inline, nearest_index, register
 from .session import result, writing
 from .templates import find_template, instantiate, placeholders
 
@@ -41,14 +41,19 @@ def body_lines(body: str) -> list[str]:
     return text.split("\n") if text else []
 
 
+def heading(title: str) -> str:
+    """The `# ` line for a title, escaped so it never forms a link."""
+    return f"# {escape_inline(title)}"
+
+
 def with_heading(lines: list[str], title: str) -> list[str]:
     """Make the first `# ` heading read the title (adding one at the top when there is none)."""
     for index, line in enumerate(lines):
         if _H1.match(line):
-            return lines[:index] + [f"# {title}"] + lines[index + 1:]
+            return lines[:index] + [heading(title)] + lines[index + 1:]
         if line.strip():
             break
-    return [f"# {title}", "", *lines] if lines else [f"# {title}"]
+    return [heading(title), "", *lines] if lines else [heading(title)]
 
 
 def _flat(value: Any) -> str:
@@ -175,7 +180,7 @@ def create(bank: Bank, path: str, doc_kind: str, title: str, purpose: str, deriv
             lines = with_heading(body_lines(t_body), title)
             left.extend(p for p in placeholders("\n".join(lines)) if p not in left)
         else:
-            lines = [f"# {title}"]
+            lines = [heading(title)]
         if left:
             shown = ", ".join(left[:6]) + (" …" if len(left) > 6 else "")
             warnings.append(f"placeholders left to fill in {target}: {shown}")

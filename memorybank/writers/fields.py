@@ -10,7 +10,7 @@ from ..errors import BankError
 from ..headings import scan_headings
 from ..parse import text_of
 from ..paths import resolve_from
-from .create import anchors_list
+from .create import anchors_list, heading
 from .frontmatter import read_block, remove_key, set_scalar
 from .frontmatter import set_list as write_list
 from .gates import (
@@ -26,7 +26,7 @@ from .gates import (
     resolve_edge,
     template_guard,
 )
-from .registry import update_entries
+from .registry import escape_inline, update_entries
 from .session import load, result, writing
 
 ENUM_SCALARS = ("delivery_status", "decision_status")
@@ -122,15 +122,15 @@ def set_field(bank: Bank, path: str, field: str, value: Any, dry_run: bool = Fal
         text = load(tx, doc.path)
         stored = set_scalar(text, field, value)
         old_title = doc.title
-        if field == "title" and doc.h1 == old_title:
+        if field == "title" and doc.h1 in (old_title, escape_inline(old_title)):
             close = text.frontmatter_close()
             contents = text.contents()
             for level, title, index in scan_headings(contents, close + 1 if close is not None else 0):
                 if level == 1:
-                    if title == old_title:
+                    if title in (old_title, escape_inline(old_title)):
                         line = contents[index]
                         lead = line[:len(line) - len(line.lstrip(" "))]
-                        text.set_content(index, f"{lead}# {value}")
+                        text.set_content(index, lead + heading(value))
                     break
         tx.write(doc.path, text.encode())
         indexes: list[str] = []

@@ -9,7 +9,7 @@ from typing import Any
 from ..bank import Bank
 from ..headings import scan_headings
 from ..records import Doc
-from .create import DISCARD_LOG, GOVERNED, INBOX, anchors_list
+from .create import DISCARD_LOG, GOVERNED, INBOX, anchors_list, heading
 from .files import Text
 from .frontmatter import render_frontmatter
 from .gates import (
@@ -25,7 +25,7 @@ from .gates import (
     requires_edges,
     resolve_edges,
 )
-from .registry import register, rewrite_links
+from .registry import escape_inline, register, rewrite_links
 from .session import load, result, writing
 from .templates import today
 
@@ -116,11 +116,11 @@ def promote(bank: Bank, path: str, to: str, doc_kind: str | None = None, title: 
         for offset, line in enumerate(moved[start:]):
             if line != contents[start + offset]:
                 body.set_content(offset, line)
-        heading = next(((t, i) for level, t, i in scan_headings(body.contents()) if level == 1), None)
-        if heading is None:
-            body.insert(0, [f"# {title}", ""])
-        elif heading[0] == note.title and title != note.title:
-            body.set_content(heading[1], f"# {title}")
+        h1 = next(((t, i) for level, t, i in scan_headings(body.contents()) if level == 1), None)
+        if h1 is None:
+            body.insert(0, [heading(title), ""])
+        elif h1[0] in (note.title, escape_inline(note.title)) and title != note.title:
+            body.set_content(h1[1], heading(title))
         while body.lines and not body.content(0).strip():
             body.delete(0, 1)
         head = text.newline.join(["---", *render_frontmatter(meta), "---", ""]) + text.newline

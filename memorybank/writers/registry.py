@@ -172,8 +172,17 @@ def _pick_group(groups: list[list[Entry]], rel: str) -> list[Entry]:
 
 # -- writing an entry ----------------------------------------------------------------------------
 
-def _escape_label(text: str) -> str:
+def escape_inline(text: str) -> str:
+    """Caller text made inert on a markdown line: `\\`, `[` and `]` escaped, so it never forms a link.
+
+    Titles and purposes land in index entries and headings; unescaped, `[a](b.md)` in a purpose
+    would become an index link (dangling, or a second registration of another document).
+    """
     return text.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+
+
+def _cell(text: str) -> str:
+    return escape_inline(text).replace("|", "\\|")
 
 
 def _label(template: Entry, rel: str, doc_path: str, title: str) -> str:
@@ -189,7 +198,7 @@ def _label(template: Entry, rel: str, doc_path: str, title: str) -> str:
         text = posixpath.basename(doc_path)
     else:
         text = title
-    return f"`{text}`" if ticked else _escape_label(text)
+    return f"`{text}`" if ticked else escape_inline(text)
 
 
 def _link(template: Entry, rel: str, doc_path: str, title: str) -> str:
@@ -217,10 +226,10 @@ def _render_entry(text: Text, template: Entry, rel: str, doc_path: str, title: s
     if after.strip():
         sep = _SEPARATOR_AFTER_LINK.match(after)
         glue = sep.group(1) if sep else " "
-        return [f"{lead}{link}{glue}{purpose}"]
+        return [f"{lead}{link}{glue}{escape_inline(purpose)}"]
     if continuation:
         indent = continuation[0][:len(continuation[0]) - len(continuation[0].lstrip())]
-        return [f"{lead}{link}", f"{indent}{purpose}"]
+        return [f"{lead}{link}", f"{indent}{escape_inline(purpose)}"]
     return [f"{lead}{link}"]
 
 
@@ -236,11 +245,11 @@ def _render_row(line: str, template: Entry, link: str, rel: str, purpose: str, t
         ticked = cell.strip().startswith("`")
         if template.match.group(0) in cell:
             out.append(link)
-        elif plain and plain == meta.get("purpose"):
-            out.append(purpose.replace("|", "\\|"))
+        elif plain and plain in _forms(meta.get("purpose")):
+            out.append(_cell(purpose))
             used_purpose = True
-        elif plain and plain == meta.get("title"):
-            out.append(title.replace("|", "\\|"))
+        elif plain and plain in _forms(meta.get("title")):
+            out.append(_cell(title))
         elif plain and plain in (template.raw, template.target):
             out.append(f"`{rel}`" if ticked else rel)
         else:
@@ -248,14 +257,19 @@ def _render_row(line: str, template: Entry, link: str, rel: str, purpose: str, t
     filled = []
     for value in out:
         if value is None and not used_purpose:
-            value, used_purpose = purpose.replace("|", "\\|"), True
+            value, used_purpose = _cell(purpose), True
         filled.append(value or "")
     return "| " + " | ".join(filled) + " |"
 
 
+def _forms(text: str | None) -> tuple[str, ...]:
+    """How a known title or purpose may appear in a table cell: as written, or escaped by a writer."""
+    return () if not text else (text, _cell(text))
+
+
 def _placeholder_row(line: str, link: str, purpose: str) -> str:
     count = max(len(line.strip().strip("|").split("|")), 1)
-    cells = [link] + ([purpose.replace("|", "\\|")] if count > 1 else []) + [""] * max(count - 2, 0)
+    cells = [link] + ([_cell(purpose)] if count > 1 else []) + [""] * max(count - 2, 0)
     return "| " + " | ".join(cells) + " |"
 
 
@@ -294,17 +308,17 @@ def add_entry(bank: Bank, tx: Transaction, index_path: str, doc_path: str, title
         at = template.end
         text.insert(at, ([""] if loose else []) + lines)
     else:
-        link = f"[{_escape_label(title)}]({rel})"
+        link = f"[{escape_inline(title)}]({rel})"
         holder = next((i for i in range(body_start, len(contents)) if plain[i] and _PLACEHOLDER.match(contents[i])),
                       None)
         if holder is not None:
             line = contents[holder]
             entry = _placeholder_row(line, link, purpose) if line.lstrip().startswith("|") \
-                else f"- {link} — {purpose}"
+                else f"- {link} — {escape_inline(purpose)}"
             text.set_content(holder, entry)
         else:
             tail = [] if not contents or not contents[-1].strip() else [""]
-            text.insert(len(text.lines), tail + [f"- {link} — {purpose}"])
+            text.insert(len(text.lines), tail + [f"- {link} — {escape_inline(purpose)}"])
     tx.write(index_path, text.encode())
     return True
 
@@ -414,11 +428,14 @@ def update_entries(bank: Bank, tx: Transaction, doc_path: str, old: str, new: st
             for entry in group:
                 if entry.target != doc_path:
                     continue
+                escape = _cell if entry.kind == "table" else escape_inline
                 for i in range(entry.line, entry.end):
                     line = text.content(i)
-                    if old in line:
-                        text.set_content(i, _replace_outside_targets(line, old, new))
-                        touched = True
+                    for was, now in ((escape(old), escape(new)), (old, escape(new))):
+                        if was in line:
+                            text.set_content(i, _replace_outside_targets(line, was, now))
+                            touched = True
+                            break
         if touched:
             tx.write(index_path, text.encode())
             changed.append(index_path)
