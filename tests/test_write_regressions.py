@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from writekit import assert_clean, make_bank, read, refused
 
-from memorybank.writers import create, edit, set_field, update_section
+from memorybank.writers import create, edit, set_field, set_list, update_section
 
 V = "product/vision.md"
 UP = ["dna/principles.md"]
@@ -57,4 +57,24 @@ def test_link_syntax_in_a_title_or_purpose_stays_text_in_indexes_and_headings(ba
     bank.refresh()
     assert bank.docs["adr/ADR-009.md"].h1 == "Plain again"
     assert "[Plain again](ADR-009.md)" in read(bank, "adr/README.md")
+    assert_clean(bank)
+
+
+DUPLICATE_TITLE = ("---\ntitle: \"No floats: money\"\ndoc_kind: rule\ndoc_function: canonical\npurpose: Money rules.\n"
+                   "derived_from:\n    - path: ../dna/principles.md\n      fit: rounding\ntitle: No floats for money\n"
+                   "status: draft\n---\n\n# No floats for money\n")
+
+
+def test_a_header_with_a_duplicate_key_gets_a_new_list_and_a_clear_refusal_for_that_key(tmp_path):
+    # ruamel refuses duplicate keys that PyYAML reads (last wins): set_list crashed with DuplicateKeyError.
+    bank = make_bank(tmp_path / "bank", {"rules/no-floats.md": DUPLICATE_TITLE,
+                                         "rules/README.md": "---\ntitle: Rules\ndoc_function: index\n---\n"
+                                                            "- [No floats](no-floats.md)\n"})
+    set_list(bank, path="rules/no-floats.md", field="canonical_for", add=["money_type"])
+    bank.refresh()
+    doc = bank.docs["rules/no-floats.md"]
+    assert doc.canonical_for == ("money_type",) and doc.title == "No floats for money"
+    assert doc.derived_from[0].fit == "rounding"
+    refused(bank, lambda: set_field(bank, path="rules/no-floats.md", field="title", value="New"),
+            "`title` appears 2 times")
     assert_clean(bank)

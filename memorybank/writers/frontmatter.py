@@ -219,6 +219,18 @@ def _insert_at(blocks: dict[str, tuple[int, int]], block_len: int, key: str) -> 
     return block_len
 
 
+def _only_once(block: list[str], key: str) -> None:
+    """Refuse to edit a key the header holds twice: YAML reads the last, line edits would touch the first."""
+    count = 0
+    for line in block:
+        match = _TOP_KEY.match(line)
+        if match and match.group("key").strip("'\"") == key:
+            count += 1
+    if count > 1:
+        raise BankError(f"Refused (frontmatter): `{key}` appears {count} times in the header, and YAML reads only "
+                        f"the last. Delete the extra `{key}` lines by hand first.")
+
+
 def _split_value(rest: str) -> tuple[str, str, str] | None:
     """Split the text after `key:` into `(style, value text, trailing comment)`; None if not one line."""
     if not rest:
@@ -322,6 +334,7 @@ def set_scalar(text: Text, key: str, value: str) -> Any:
     """
     close = _ensure_frontmatter(text)
     block = text.contents()[1:close]
+    _only_once(block, key)
     blocks = key_blocks(block)
     try:
         old_value = _load(block).get(key)
@@ -359,6 +372,7 @@ def remove_key(text: Text, key: str) -> bool:
     if close is None:
         return False
     block = text.contents()[1:close]
+    _only_once(block, key)
     blocks = key_blocks(block)
     if key not in blocks:
         return False
@@ -379,6 +393,7 @@ def set_list(text: Text, key: str, items: list[Any]) -> None:
         return
     close = _ensure_frontmatter(text)
     block = text.contents()[1:close]
+    _only_once(block, key)
     blocks = key_blocks(block)
     try:
         current = _load(block).get(key)
@@ -437,7 +452,22 @@ def _edit_block_list(block: list[str], start: int, end: int, current: list[Any],
 
 
 def _ruamel_key_lines(block: list[str], key: str, items: list[Any]) -> list[str]:
-    """Render one key with ruamel round-trip of the whole block (indentation guessed) and cut its lines out."""
+    """Render one key with ruamel round-trip of the whole block (indentation guessed) and cut its lines out.
+
+    A block ruamel will not round-trip although PyYAML reads it (a duplicate key elsewhere, say)
+    gets the key rendered plainly in the indentation of the block's first list item; the caller's
+    verification still proves every other key reads as before.
+    """
+    from ruamel.yaml.error import YAMLError as RuamelError
+
+    try:
+        return _ruamel_render(block, key, items)
+    except RuamelError:
+        item = next((m for m in map(_ITEM.match, block) if m), None)
+        return render_key(key, items, item.group("indent") if item else "  ")
+
+
+def _ruamel_render(block: list[str], key: str, items: list[Any]) -> list[str]:
     from ruamel.yaml import YAML
     from ruamel.yaml.util import load_yaml_guess_indent
 
