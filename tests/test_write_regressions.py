@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from writekit import assert_clean, make_bank, read, refused
 
-from memorybank.writers import create, edit, set_field, set_list, update_section
+from memorybank.writers import create, discard, edit, promote, set_field, set_list, update_section
 
 V = "product/vision.md"
 UP = ["dna/principles.md"]
@@ -77,4 +77,20 @@ def test_a_header_with_a_duplicate_key_gets_a_new_list_and_a_clear_refusal_for_t
     assert doc.derived_from[0].fit == "rounding"
     refused(bank, lambda: set_field(bank, path="rules/no-floats.md", field="title", value="New"),
             "`title` appears 2 times")
+    assert_clean(bank)
+
+
+@pytest.mark.parametrize("then", ["discard", "promote"])
+def test_nothing_derives_from_an_inbox_note_so_promote_and_discard_break_no_edge(bank, then):
+    # Notes move or vanish; an edge to one became broken-derived-from after promote or discard.
+    create(bank, path="n.md", doc_kind="note", title="Note", purpose="A note.", inbox=True)
+    refused(bank, lambda: set_list(bank, path=V, field="derived_from", add=["_inbox/n.md"]), "inbox note")
+    refused(bank, lambda: create(bank, path="adr/ADR-009.md", doc_kind="adr", title="X", purpose="X.",
+                                 derived_from=["../_inbox/n.md"]), "inbox note")
+    refused(bank, lambda: create(bank, path="m.md", doc_kind="note", title="M", purpose="M.", inbox=True,
+                                 derived_from=["n.md"]), "inbox note")
+    if then == "discard":
+        discard(bank, path="_inbox/n.md", reason="Not needed.")
+    else:
+        promote(bank, path="_inbox/n.md", to="product/", derived_from=UP)
     assert_clean(bank)

@@ -88,7 +88,8 @@ def resolve_edge(bank: Bank, doc_path: str, item: Any, warnings: list[str]) -> t
 
     The path is read relative to the document's folder (how the bank stores it); if nothing is
     there but a document exists at it as a bank-root path, it is rewritten relative to the folder.
-    An edge leaving the bank is external (a warning, stored as given).
+    An edge leaving the bank is external (a warning, stored as given). An edge to an `_inbox/`
+    note is refused, from notes too: the note's promote or discard would break it.
     """
     fit = None
     if isinstance(item, dict):
@@ -117,6 +118,10 @@ def resolve_edge(bank: Bank, doc_path: str, item: Any, warnings: list[str]) -> t
                          "Create the upstream document first, or fix the path (bank_route finds documents).")
     if target == doc_path:
         raise refuse("derived_from", f"{doc_path} cannot derive from itself.", "Name its upstream documents instead.")
+    if target.startswith("_inbox/"):  # a note is promoted (moved) or discarded (deleted): the edge would break
+        raise refuse("derived_from", f"{target} is an inbox note, and notes are quarantined: promoting or discarding "
+                     f"it would leave the edge pointing nowhere.", "Promote the note first, then derive from its new "
+                     "path (bank_promote).")
     if fit is not None and str(fit).strip():
         return {"path": stored, "fit": str(fit).strip()}, target
     return stored, target
