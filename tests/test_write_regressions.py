@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from writekit import assert_clean, make_bank, read, refused
+from writekit import assert_clean, findings, make_bank, read, refused
 
-from memorybank.writers import create, discard, edit, promote, set_field, set_list, update_section
+from memorybank.writers import create, discard, edit, init, promote, set_field, set_list, update_section
 
 V = "product/vision.md"
 UP = ["dna/principles.md"]
@@ -94,3 +94,15 @@ def test_nothing_derives_from_an_inbox_note_so_promote_and_discard_break_no_edge
     else:
         promote(bank, path="_inbox/n.md", to="product/", derived_from=UP)
     assert_clean(bank)
+
+
+def test_an_undeclared_doc_kind_does_not_spread_to_the_section_index_created_for_it(tmp_path):
+    # The new epics/README.md took the caller's undeclared kind: a finding on a file nobody named.
+    bank = make_bank(tmp_path / "bank", base=False)
+    init(bank, name="Acme")
+    out = create(bank, path="epics/alpha.md", doc_kind="bogus-kind", title="Alpha", purpose="Alpha epic.")
+    assert out["created_index"] == "epics/README.md"
+    assert any("bogus-kind" in w for w in out["warnings"])
+    bank.refresh()
+    assert bank.docs["epics/README.md"].doc_kind == "project"
+    assert [(f["rule"], f["path"]) for f in findings(bank)] == [("unknown-enum-value", "epics/alpha.md")]

@@ -358,8 +358,19 @@ def _sibling_edges(bank: Bank, folder: str) -> list[str]:
     return ["README.md"] if "README.md" in bank.docs else []
 
 
+def _index_kind(bank: Bank, doc_kind: str) -> str:
+    """The doc_kind of a new section index: the first document's kind when dna/ declares it (or declares none),
+    else the root index's kind — an undeclared kind warned about once must not spread to a file nobody named."""
+    allowed = bank.contract.allowed("doc_kind") if bank.contract is not None else frozenset()
+    if not allowed or doc_kind in allowed:
+        return doc_kind
+    root = bank.docs.get("README.md")
+    return root.doc_kind if root is not None and root.doc_kind in allowed else sorted(allowed)[0]
+
+
 def section_index_bytes(bank: Bank, folder: str, doc_kind: str, newline: str) -> tuple[bytes, str, str]:
     """A new section index for `folder`: `(bytes, title, purpose)`; derived_from copies its siblings."""
+    doc_kind = _index_kind(bank, doc_kind)
     title = section_title(folder)
     purpose = f"Read when you need the list of documents in {folder}/."
     targets = _sibling_edges(bank, folder)
