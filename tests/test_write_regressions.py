@@ -106,3 +106,50 @@ def test_an_undeclared_doc_kind_does_not_spread_to_the_section_index_created_for
     bank.refresh()
     assert bank.docs["epics/README.md"].doc_kind == "project"
     assert [(f["rule"], f["path"]) for f in findings(bank)] == [("unknown-enum-value", "epics/alpha.md")]
+
+
+def _killed_between_replaces(bank, call) -> None:
+    """Run `call` in a forked child that dies (like SIGKILL: no cleanup) right after its first os.replace."""
+    import os
+
+    pid = os.fork()
+    if pid == 0:
+        try:
+            real = os.replace
+            seen = []
+
+            def replace(src, dst):
+                real(src, dst)
+                if not str(dst).endswith(".memorybank-journal"):
+                    seen.append(dst)
+                    if len(seen) == 1:
+                        os._exit(9)
+            os.replace = replace
+            call()
+        finally:
+            os._exit(3)
+    assert os.WEXITSTATUS(os.waitpid(pid, 0)[1]) == 9
+
+
+def test_a_writer_killed_between_two_replaces_is_rolled_forward_by_the_next_write(bank):
+    # Without a journal the new document stayed on disk with no index entry: rollback never ran.
+    _killed_between_replaces(bank, lambda: create(bank, path="adr/ADR-009.md", doc_kind="adr", title="Nine",
+                                                   purpose="Ninth.", derived_from=UP))
+    assert (bank.root / "adr/ADR-009.md").exists() and "ADR-009" not in read(bank, "adr/README.md")
+    assert (bank.root / ".memorybank-journal").exists()
+    set_field(bank, path=V, field="owner", value="Ops")  # any next write recovers first
+    assert "[Nine](ADR-009.md)" in read(bank, "adr/README.md")
+    assert not (bank.root / ".memorybank-journal").exists()
+    assert not list(bank.root.rglob(".memorybank-tmp-*"))
+    assert_clean(bank)
+
+
+@pytest.mark.parametrize("journal", [b"not json", b'{"ops": [{"path": "../outside.md", "temp": "../x"}]}',
+                                     b'{"ops": [{"path": "product/vision.md", "temp": "adr/.memorybank-tmp-1"}]}'])
+def test_a_journal_that_is_not_ours_is_removed_without_acting_on_it(bank, journal):
+    from memorybank.writers.files import recover
+
+    (bank.root / ".memorybank-journal").write_bytes(journal)
+    before = read(bank, V)
+    assert recover(bank.root) == []
+    assert read(bank, V) == before and not (bank.root / ".memorybank-journal").exists()

@@ -14,7 +14,7 @@ def test_init_seeds_the_starter_with_the_project_name_and_validates_clean(tmp_pa
     out = init(bank, name="Acme")
     starter = sorted(p.relative_to(asset_dir("starter")).as_posix() for p in asset_dir("starter").rglob("*.md"))
     assert sorted(f["path"] for f in out["files"] if f["path"].endswith(".md")) == starter
-    assert read(bank, ".gitignore") == ".memorybank.lock\n.memorybank-tmp-*\n"
+    assert read(bank, ".gitignore") == ".memorybank.lock\n.memorybank-journal\n.memorybank-tmp-*\n"
     assert "<project name>" not in read(bank, "README.md") and "Acme" in read(bank, "README.md")
     bank.refresh()
     assert_clean(bank)

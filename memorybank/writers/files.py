@@ -4,7 +4,9 @@ multi-file transactions, stale temp-file cleanup, and capped reading of caller-s
 from __future__ import annotations
 
 import fcntl
+import json
 import os
+import posixpath
 import stat
 import threading
 import time
@@ -12,10 +14,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..atomic import TEMP_PREFIX, fsync_dir, write_temp
+from ..atomic import TEMP_PREFIX, fsync_dir, write_atomic, write_temp
 from ..errors import BankError
 
 LOCK_NAME = ".memorybank.lock"
+JOURNAL_NAME = ".memorybank-journal"  # hidden like the temps; exists only while a multi-file commit runs
 STALE_SECONDS = 3600
 INPUT_LIMIT = 1 << 20  # body_file / content_file cap (§16)
 _BOM = b"\xef\xbb\xbf"
@@ -157,6 +160,12 @@ class Transaction:
     then replaces the targets one by one. If anything fails after the first replace, every target
     gets its original bytes back (a created file is removed, a deleted one restored), so a reader
     sees either the old bank or the new one. Paths are root-relative POSIX.
+
+    A process killed between two replaces cannot roll back, so a commit touching several files
+    first records its plan in `<root>/.memorybank-journal` (written atomically, after every temp
+    is complete and fsynced). The next writer, under the lock, finds the journal and rolls the
+    commit forward (`recover`): a kill anywhere leaves the bank at the old state (no journal yet)
+    or, once recovered, at the new one — never a document without its index entry.
     """
 
     def __init__(self, root: Path) -> None:
@@ -203,6 +212,7 @@ class Transaction:
         made_dirs: list[Path] = []
         temps: dict[str, Path] = {}
         done: list[str] = []
+        journaled = False
         try:
             for path, data in self.ops.items():
                 if data is None:
@@ -217,6 +227,9 @@ class Transaction:
                     folder.mkdir()
                     made_dirs.append(folder)
                 temps[path] = write_temp(target, data, stats[path])
+            if len(self.ops) > 1:
+                journaled = True
+                _write_journal(self.root, self.ops, temps)
             folders: list[Path] = []
             for path, data in self.ops.items():
                 target = self.root / path
@@ -231,7 +244,12 @@ class Transaction:
                     folders.append(target.parent)
             for folder in folders:  # make the renames durable; once per folder
                 fsync_dir(folder)
+            if journaled:
+                os.unlink(self.root / JOURNAL_NAME)
+                fsync_dir(self.root)
         except BaseException:
+            if journaled:  # forget the plan first: a kill during the roll back must not roll forward
+                (self.root / JOURNAL_NAME).unlink(missing_ok=True)
             self._roll_back(done, originals, stats)
             for temp in temps.values():
                 temp.unlink(missing_ok=True)
@@ -252,6 +270,67 @@ class Transaction:
             else:
                 os.replace(write_temp(target, original, stats[path]), target)
             fsync_dir(target.parent)
+
+
+def _write_journal(root: Path, ops: dict[str, bytes | None], temps: dict[str, Path]) -> None:
+    plan = [{"path": path, "delete": True} if data is None else
+            {"path": path, "temp": temps[path].relative_to(root).as_posix()} for path, data in ops.items()]
+    write_atomic(root / JOURNAL_NAME, json.dumps({"version": 1, "ops": plan}).encode("utf-8"))
+
+
+def _inside(root: Path, rel: object) -> Path | None:
+    """A journal path as a path under root, or None when it is not a plain relative path."""
+    if not isinstance(rel, str) or not rel or rel.startswith("/") or "\\" in rel:
+        return None
+    norm = posixpath.normpath(rel)
+    if norm != rel or norm.startswith("../") or norm == "..":
+        return None
+    return root / rel
+
+
+def recover(root: Path) -> list[str]:
+    """Roll forward a multi-file commit that a killed writer left half done; returns the paths it completed.
+
+    Call under the bank lock. Each planned temp that still exists replaces its target (a missing
+    one was already moved), each planned deletion is done, then the journal goes. Idempotent, so a
+    writer killed while recovering is recovered by the next. A journal that does not read as one of
+    ours (the file is hand-made or damaged) is removed without acting on it.
+    """
+    journal = root / JOURNAL_NAME
+    try:
+        data = journal.read_bytes()
+    except FileNotFoundError:
+        return []
+    done: list[str] = []
+    try:
+        ops = json.loads(data.decode("utf-8"))["ops"]
+        steps = []
+        for op in ops:
+            target = _inside(root, op["path"])
+            temp = None if op.get("delete") else _inside(root, op["temp"])
+            if target is None or (temp is None and not op.get("delete")):
+                raise ValueError("bad path")
+            if temp is not None and (temp.parent != target.parent or not temp.name.startswith(TEMP_PREFIX)):
+                raise ValueError("bad temp")
+            steps.append((op["path"], target, temp))
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        steps = []
+    folders: list[Path] = []
+    for rel, target, temp in steps:
+        if temp is None:
+            if os.path.lexists(target):
+                os.unlink(target)
+                done.append(rel)
+        elif os.path.lexists(temp):
+            os.replace(temp, target)
+            done.append(rel)
+        if target.parent not in folders:
+            folders.append(target.parent)
+    for folder in folders:
+        fsync_dir(folder)
+    journal.unlink(missing_ok=True)
+    fsync_dir(root)
+    return done
 
 
 def clean_stale_temps(root: Path, now: float | None = None) -> list[str]:

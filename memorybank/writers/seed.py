@@ -9,14 +9,14 @@ from typing import Any
 from ..assets import asset_dir
 from ..bank import Bank
 from ..parse import parse_document
-from .files import LOCK_NAME, TEMP_PREFIX
+from .files import JOURNAL_NAME, LOCK_NAME, TEMP_PREFIX
 from .gates import one_line, refuse
 from .registry import register
 from .session import result, writing
 from .templates import BANK_TEMPLATES
 
 PROJECT_NAME = "<project name>"
-GITIGNORE = f"{LOCK_NAME}\n{TEMP_PREFIX}*\n"
+GITIGNORE = f"{LOCK_NAME}\n{JOURNAL_NAME}\n{TEMP_PREFIX}*\n"
 
 
 def shipped(name: str) -> Path:

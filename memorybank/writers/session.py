@@ -9,7 +9,7 @@ from typing import Any
 from ..bank import Bank
 from ..errors import BankError
 from ..records import Doc
-from .files import Text, Transaction, bank_lock, clean_stale_temps
+from .files import Text, Transaction, bank_lock, clean_stale_temps, recover
 
 _CLEANED = "write.temps_cleaned"
 
@@ -18,7 +18,8 @@ _CLEANED = "write.temps_cleaned"
 def writing(bank: Bank, dry_run: bool = False) -> Iterator[Transaction]:
     """Run a writer's gates and staging under the bank lock, then commit (unless a dry run).
 
-    The refresh happens after the lock is taken, so every gate sees what other processes wrote.
+    The refresh happens after the lock is taken, so every gate sees what other processes wrote, and
+    after `recover`, so it never sees a multi-file commit half done by a killed writer.
     A dry run takes no lock and writes nothing (readers never lock). A gate that raises leaves the
     transaction uncommitted: nothing is written. The in-memory index is not refreshed after the
     commit: the next call's refresh picks the changes up (one parse instead of two when another
@@ -29,6 +30,7 @@ def writing(bank: Bank, dry_run: bool = False) -> Iterator[Transaction]:
         yield Transaction(bank.root)
         return
     with bank_lock(bank.root):
+        recover(bank.root)  # a commit a killed writer left half done is finished before anything is read
         if not bank.cache.get(_CLEANED):
             clean_stale_temps(bank.root)
             bank.cache[_CLEANED] = True
