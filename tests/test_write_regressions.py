@@ -166,3 +166,13 @@ def test_a_date_with_one_digit_month_or_day_reads_as_text_like_yaml_says(bank, v
     set_field(bank, path=V, field="purpose", value=value)
     bank.refresh()
     assert bank.docs[V].frontmatter["purpose"] == value
+
+
+@pytest.mark.parametrize("spelling", ["dna/../_inbox/n.md", "{root}/_inbox/n.md", "bank/_inbox/n.md", "_inbox/x/n.md"])
+def test_every_spelling_of_an_inbox_path_files_an_unregistered_note(bank, spelling):
+    # Only a literal `_inbox/` prefix was recognised: other spellings got a template and an index entry,
+    # which dangled once the note was promoted or discarded.
+    out = create(bank, path=spelling.format(root=bank.root), doc_kind="note", title="N", purpose="A note.")
+    assert out["path"] == "_inbox/n.md" and out["registered_in"] is None and out["template"] is None
+    discard(bank, path="_inbox/n.md", reason="Done.")
+    assert_clean(bank)

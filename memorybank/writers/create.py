@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from ..bank import Bank
+from ..errors import BankError
 from .files import INPUT_LIMIT, Text, read_input_file
 from .frontmatter import render_frontmatter
 from .gates import (
@@ -123,8 +124,12 @@ def create(bank: Bank, path: str, doc_kind: str, title: str, purpose: str, deriv
         doc_kind = one_line("doc_kind", doc_kind)
         status = one_line("status", status or "draft")
         raw = str(path or "").strip().replace("\\", "/")
-        if inbox or raw.startswith(INBOX) or raw.startswith(f"./{INBOX}"):
-            inbox = True
+        if not inbox:  # any spelling of a path under _inbox/ (absolute, `a/../_inbox/x.md`) files a note
+            try:
+                inbox = bank.normalize(raw).startswith(INBOX)
+            except BankError:
+                pass  # new_path refuses it with the path gate's message
+        if inbox:
             raw = INBOX + posixpath.basename(raw)
         target = new_path(bank, raw)
         if target == DISCARD_LOG:
