@@ -15,6 +15,37 @@ FIXTURE = REPO / "fixture-bank"
 CORPORA = REPO.parent / "shared" / "corpora"
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--slow", action="store_true", default=False,
+                     help="also run the heavy reliability variants (tests marked `slow`)")
+
+
+_HEAVY = {"on": False}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    _HEAVY["on"] = bool(config.getoption("--slow", default=False))
+
+
+def heavy() -> bool:
+    """Whether this run asked for the heavy variants; readable at import time (hypothesis settings)."""
+    return _HEAVY["on"]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--slow"):
+        return
+    skip = pytest.mark.skip(reason="heavy variant; run with --slow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
+def slow_run(config: pytest.Config) -> bool:
+    """Whether the heavy variants were asked for (`pytest --slow`)."""
+    return bool(config.getoption("--slow"))
+
+
 def cli_path() -> str:
     """The installed `mcp-memorybank` script beside this interpreter (not a module import)."""
     candidate = Path(sys.executable).parent / "mcp-memorybank"

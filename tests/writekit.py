@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -178,3 +179,71 @@ def findings(bank: Bank) -> list[dict]:
 def assert_clean(bank: Bank) -> None:
     found = findings(bank)
     assert found == [], "\n".join(f"{f['rule']} {f['path']}: {f['message']}" for f in found)
+
+
+class TreeWatch:
+    """Cheap before/after views of a bank folder for property tests.
+
+    `snapshot()` maps every file (hidden ones too, but not the lock) to a content hash, re-hashing
+    only files whose `(inode, size, mtime_ns)` changed since the last look; `full()` reads and
+    hashes every byte with no cache, for the moment a refusal must be proven byte-neutral. Folders
+    are listed as `path/` with no hash, so a refused call that leaves an empty folder is caught too.
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._known: dict[str, tuple[tuple[int, int, int], str]] = {}
+
+    def _walk(self, cached: bool) -> dict[str, str]:
+        out: dict[str, str] = {}
+        known = self._known
+        stack = [(str(self.root), "")]
+        while stack:
+            folder, prefix = stack.pop()
+            with os.scandir(folder) as entries:
+                for entry in entries:
+                    rel = prefix + entry.name
+                    if entry.is_dir(follow_symlinks=False):
+                        out[rel + "/"] = ""
+                        stack.append((entry.path, rel + "/"))
+                        continue
+                    if entry.name == ".memorybank.lock":
+                        continue
+                    st = entry.stat(follow_symlinks=False)
+                    stamp = (st.st_ino, st.st_size, st.st_mtime_ns)
+                    hit = known.get(rel)
+                    if cached and hit is not None and hit[0] == stamp:
+                        out[rel] = hit[1]
+                        continue
+                    with open(entry.path, "rb") as handle:
+                        digest = hashlib.blake2b(handle.read(), digest_size=16).hexdigest()
+                    known[rel] = (stamp, digest)
+                    out[rel] = digest
+        return out
+
+    def snapshot(self) -> dict[str, str]:
+        return self._walk(cached=True)
+
+    def full(self) -> dict[str, str]:
+        return self._walk(cached=False)
+
+
+def tree_diff(before: dict[str, str], after: dict[str, str]) -> dict[str, str]:
+    """`{path: created|updated|deleted}` between two TreeWatch views (files only)."""
+    out = {}
+    for path in sorted(set(before) | set(after)):
+        if path.endswith("/") or before.get(path) == after.get(path):
+            continue
+        out[path] = "created" if path not in before else ("deleted" if path not in after else "updated")
+    return out
+
+
+def fast_tmp(prefix: str) -> Path:
+    """A fresh scratch folder on tmpfs when there is one (fsync is free there), else the default temp dir.
+
+    The reliability tests write thousands of files; what they check (bytes, renames, locks, kills)
+    does not depend on the disk. Callers remove what they no longer need.
+    """
+    shm = Path("/dev/shm")
+    base = shm if shm.is_dir() and os.access(shm, os.W_OK) else None
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=base))
