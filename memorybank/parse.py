@@ -402,7 +402,9 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
                 first = str(exc).strip().split("\n", 1)[0] or type(exc).__name__
                 errors.insert(0, first)
                 mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-                error_line = mark.line + 2 if mark is not None else 2
+                # YAML also breaks lines at U+0085/U+2028/U+2029, so its count can run past ours: clamp
+                # to the frontmatter, where the error is (close + 1 is the closing `---` line)
+                error_line = min(mark.line + 2, close + 1) if mark is not None else 2
                 meta = lenient_frontmatter(block)
     body_line = (close + 2) if close is not None else 1
     sections, h1, links, refs = _scan_body(path, text[body_offset:], body_line)

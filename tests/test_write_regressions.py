@@ -176,3 +176,12 @@ def test_every_spelling_of_an_inbox_path_files_an_unregistered_note(bank, spelli
     assert out["path"] == "_inbox/n.md" and out["registered_in"] is None and out["template"] is None
     discard(bank, path="_inbox/n.md", reason="Done.")
     assert_clean(bank)
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u0085", "\u2029"])
+def test_a_yaml_error_line_stays_inside_the_frontmatter_when_yaml_counts_more_line_breaks(separator):
+    # YAML breaks lines at these characters too; the reported line ran past the end of the file.
+    from memorybank.parse import parse_document
+
+    doc = parse_document("a.md", f"---\n{separator}\n%YAML 1.1\n---".encode())
+    assert doc.parse_error and 2 <= doc.error_line <= 4 == doc.line_count
