@@ -318,8 +318,8 @@ def test_writers_killed_at_every_point_leave_old_or_new_bytes_and_recover_whole(
 def test_writers_killed_at_random_moments_leave_old_or_new_bytes_and_recover_whole(crashes, request):
     heavy = slow_run(request.config)
     before = crashes.kills
-    crashes.random_moments(500 if heavy else 25, random.Random())
-    assert crashes.kills - before == (500 if heavy else 25)
+    crashes.random_moments(500 if heavy else 15, random.Random())
+    assert crashes.kills - before == (500 if heavy else 15)
     crashes.sweep()
 
 

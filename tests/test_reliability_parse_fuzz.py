@@ -111,14 +111,14 @@ def test_parse_document_takes_any_bytes(path, data):
     check_doc(parse_document(path, data), path, data)
 
 
-@examples(200)
+@examples(150)
 @given(path=PATHS, text=documents())
 def test_parse_document_takes_any_markdown_and_yaml(path, text):
     data = text.encode("utf-8", errors="surrogatepass")
     check_doc(parse_document(path, data), path, data)
 
 
-@examples(150)
+@examples(100)
 @given(text=st.one_of(documents(), st.text(TRICKY, max_size=300)))
 def test_split_and_lenient_frontmatter_never_raise(text):
     lines = text.split("\n")
@@ -133,7 +133,7 @@ def test_split_and_lenient_frontmatter_never_raise(text):
             assert all(isinstance(v, (str, dict)) for v in value)
 
 
-@examples(200)
+@examples(150)
 @given(text=st.one_of(documents(), st.text(TRICKY, max_size=300)), first=st.integers(1, 50))
 def test_scan_text_reports_headings_and_fences_inside_the_text(text, first):
     headings, fences = scan_text(text, first)

@@ -33,6 +33,7 @@ examples of up to 12 steps on a fresh copy and a fresh `Bank` each time.
 
 from __future__ import annotations
 
+import itertools
 import os
 import posixpath
 import shutil
@@ -112,7 +113,16 @@ def _pools() -> dict[str, list]:
                     {"k": rng.choice(text)}, 1.5, 10**20]
     extras: list = [None] * 20 + [{rng.choice(extra_keys): rng.choice(extra_values)
                                    for _ in range(rng.randint(1, 3))} for _ in range(80)]
-    return {"text": text, "bodies": bodies, "keys": key_lists, "values": values, "extras": extras}
+    def edge_spec() -> tuple[int, str]:
+        return rng.randint(0, 10**6), rng.choice(EDGE_FORMS)
+
+    edges: list = [[]] * 10 + [[edge_spec()] for _ in range(60)] + [[edge_spec(), edge_spec()] for _ in range(30)]
+    items: list = [[]] * 4 + [[edge_spec()] for _ in range(40)] + [[rng.choice(keys + text)] for _ in range(40)] + [
+        [edge_spec(), rng.choice(keys)] for _ in range(16)]
+    removals: list = [[]] * 6 + [[rng.randint(0, 3)] for _ in range(12)] + [[edge_spec()] for _ in range(12)] + [
+        [rng.choice(keys + text)] for _ in range(10)]
+    return {"text": text, "bodies": bodies, "keys": key_lists, "values": values, "extras": extras, "edges": edges,
+            "items": items, "removals": removals}
 
 
 HUGE = {"<huge: just under 1 MB>": INPUT_LIMIT - 300, "<huge: just over 1 MB>": INPUT_LIMIT + 10}
@@ -124,14 +134,6 @@ def expand(body: str | None) -> str | None:
     return body if size is None else "## Big\n" + "word " * (size // 5)
 
 
-POOLS = _pools()
-TEXT = st.sampled_from(POOLS["text"])
-ONE_LINE = TEXT
-CONTENT = st.sampled_from(POOLS["bodies"])
-KEY_LISTS = st.sampled_from(POOLS["keys"])
-VALUES = st.sampled_from(POOLS["values"])
-EXTRA = st.sampled_from(POOLS["extras"])
-KEYS = TEXT
 
 FOLDERS = ["adr", "domain", "engineering", "features/FT-001", "epics", "prompts", "rules", "product", "", "newsec",
            "deep/a/b", "日本", "flows/templates", "_inbox", "dna"]
@@ -145,9 +147,29 @@ FIELDS = ["purpose", "title", "owner", "delivery_status", "decision_status", "st
           "template_for", '"purpose"', "a: b", "- x", "tags", "when", ""]
 LIST_FIELDS = ["derived_from", "canonical_for", "must_not_define", "anchors", "tags", "title"]
 EDGE_FORMS = ["rooted", "relative", "absolute", "anchor", "fit", "missing", "external", "self", "empty", "escape"]
+POOLS = _pools()
+TEXT = st.sampled_from(POOLS["text"])
+ONE_LINE = TEXT
+CONTENT = st.sampled_from(POOLS["bodies"])
+KEY_LISTS = st.sampled_from(POOLS["keys"])
+VALUES = st.sampled_from(POOLS["values"])
+EXTRA = st.sampled_from(POOLS["extras"])
+KEYS = TEXT
 ANCHORS = st.sampled_from([None, None, ["src/"], ["./lib\\x.py", "src/"], [""], ["src/", "src/"]])
 DRY = st.sampled_from([False, False, True])
 PICK = st.integers(0, 10**6)
+# Composite draws: each is one hypothesis choice (draws, not work, dominate a step's overhead).
+NEW_PATHS = st.sampled_from(list(itertools.product(FOLDERS, NAMES, PATH_FORMS)))
+KIND_STATUS = st.sampled_from(list(itertools.product(KINDS, STATUSES)))
+EDGES = st.sampled_from(POOLS["edges"])
+ITEMS = st.sampled_from(POOLS["items"])
+REMOVALS = st.sampled_from(POOLS["removals"])
+INBOX_DRY = st.sampled_from([(False, False)] * 3 + [(False, True), (True, False), (True, True)])
+REPLACEMENTS = st.sampled_from(POOLS["text"] + [b or "" for b in POOLS["bodies"]])
+SECTIONS = st.sampled_from([None, None, "", "zz", 0, 1, 2, 3, 5, 8])
+MAYBE_TEXT = st.sampled_from([None] * 40 + POOLS["text"])
+MAYBE_STATUS = st.sampled_from([None, None, None, *STATUSES])
+MAYBE_EDGES = st.sampled_from([None] * 30 + POOLS["edges"])
 
 
 # -- seeds and workspaces ------------------------------------------------------------------------
@@ -404,12 +426,10 @@ class Writers(RuleBasedStateMachine):
 
     # -- rules ---------------------------------------------------------------------------------
 
-    @rule(folder=st.sampled_from(FOLDERS), name=st.sampled_from(NAMES), form=st.sampled_from(PATH_FORMS),
-          kind=st.sampled_from(KINDS), title=ONE_LINE, purpose=ONE_LINE, status=st.sampled_from(STATUSES),
-          edges=st.lists(st.tuples(PICK, st.sampled_from(EDGE_FORMS)), max_size=2), keys=KEY_LISTS,
-          must_not=KEY_LISTS, anchors=ANCHORS, body=CONTENT, extra=EXTRA, inbox=st.booleans(), dry=DRY)
-    def make(self, folder, name, form, kind, title, purpose, status, edges, keys, must_not, anchors, body, extra,
-             inbox, dry):
+    @rule(where=NEW_PATHS, kind_status=KIND_STATUS, title=ONE_LINE, purpose=ONE_LINE, edges=EDGES, keys=KEY_LISTS,
+          must_not=KEY_LISTS, anchors=ANCHORS, body=CONTENT, extra=EXTRA, inbox_dry=INBOX_DRY)
+    def make(self, where, kind_status, title, purpose, edges, keys, must_not, anchors, body, extra, inbox_dry):
+        (folder, name, form), (kind, status), (inbox, dry) = where, kind_status, inbox_dry
         target = (f"{folder}/{name}.md" if folder else f"{name}.md")
         derived = [self.edge(target, pick, edge_form) for pick, edge_form in edges]
         out = self.attempt("create", create, dry, path=self.new_path(folder, name, form), doc_kind=kind, title=title,
@@ -455,11 +475,7 @@ class Writers(RuleBasedStateMachine):
             assert {k: v for k, v in before.items() if k != field} == \
                 {k: v for k, v in after.items() if k != field}
 
-    @rule(pick=PICK, field=st.sampled_from(LIST_FIELDS),
-          add=st.lists(st.one_of(st.tuples(PICK, st.sampled_from(EDGE_FORMS)), KEYS), max_size=2),
-          remove=st.lists(st.one_of(st.tuples(PICK, st.sampled_from(EDGE_FORMS)), KEYS, st.integers(0, 3)),
-                          max_size=1),
-          dry=DRY)
+    @rule(pick=PICK, field=st.sampled_from(LIST_FIELDS), add=ITEMS, remove=REMOVALS, dry=DRY)
     def lists(self, pick, field, add, remove, dry):
         docs = self.all_docs()
         path = self.choose(pick, docs)
@@ -482,8 +498,7 @@ class Writers(RuleBasedStateMachine):
                 {k: v for k, v in after.items() if k != field}
 
     @rule(pick=PICK, start=st.integers(0, 10**6), length=st.integers(0, 30),
-          new=st.one_of(TEXT, CONTENT.map(lambda b: b or "")),
-          section=st.one_of(st.none(), PICK, st.sampled_from(["", "zz"])), dry=DRY)
+          new=REPLACEMENTS, section=SECTIONS, dry=DRY)
     def change_body(self, pick, start, length, new, section, dry):
         docs = self.editable()
         path = self.choose(pick, docs)
@@ -519,10 +534,8 @@ class Writers(RuleBasedStateMachine):
             assert kept_tail >= 0 and new[last:] == old[len(old) - kept_tail:], "lines below the section changed"
 
     @rule(pick=PICK, folder=st.sampled_from(FOLDERS + ["adr/"]), name=st.sampled_from([None, *NAMES]),
-          form=st.sampled_from(PATH_FORMS[:4]), edges=st.one_of(st.none(), st.lists(
-              st.tuples(PICK, st.sampled_from(EDGE_FORMS)), max_size=2)),
-          title=st.one_of(st.none(), ONE_LINE), keys=KEY_LISTS,
-          status=st.one_of(st.none(), st.sampled_from(STATUSES)), dry=DRY)
+          form=st.sampled_from(PATH_FORMS[:4]), edges=MAYBE_EDGES, title=MAYBE_TEXT, keys=KEY_LISTS,
+          status=MAYBE_STATUS, dry=DRY)
     def promote_note(self, pick, folder, name, form, edges, title, keys, status, dry):
         notes = self.notes()
         if not notes:
