@@ -25,10 +25,14 @@ What the model leaves out on purpose: body edits of index documents and of dna/ 
 may delete entries, a dna edit changes the contract — both are findings the caller asked for),
 and prose that claims a rule lives in a missing file (`defined in x.md`).
 
-Speed: the normal run does 1,000 examples of up to 5 steps. Each seed is built once; every example
-restores the working copy in place (only files that changed are rewritten) and keeps one `Bank`
-object, which re-derives from the files like any long-running server. `--slow` runs 20,000
-examples of up to 12 steps on a fresh copy and a fresh `Bank` each time.
+Half the document picks go to documents the example itself created or promoted, where interactions
+hide (an edge to a note, then the note's discard).
+
+Speed: the normal run does 1,000 examples of up to 4 steps. Each seed is built once; every example
+restores the working copy in place (only files the last example changed are rewritten) and keeps
+one `Bank` object, which re-derives from the files like any long-running server. Inputs come from
+pre-built pools, so each is one hypothesis choice. `--slow` runs 20,000 examples of up to 12 steps
+on a fresh copy and a fresh `Bank` each time.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from __future__ import annotations
 import itertools
 import os
 import posixpath
+import random
 import shutil
 from pathlib import Path
 
@@ -90,7 +95,6 @@ def _pools() -> dict[str, list]:
     Drawing lists of pieces costs hypothesis a choice per piece; these pools keep every fragment
     tried alone, inside words and in random mixes, at one choice per value.
     """
-    import random
     rng = random.Random(16)
     text = list(WORDS) * 12 + list(FRAGMENTS)
     for fragment in FRAGMENTS:
