@@ -53,6 +53,7 @@ from writekit import TreeWatch, fast_tmp, tree_diff
 from memorybank.atomic import TEMP_PREFIX
 from memorybank.bank import Bank
 from memorybank.errors import BankError
+from memorybank.headings import resolve_section, section_bounds
 from memorybank.parse import text_of
 from memorybank.validate import validate
 from memorybank.writers import (
@@ -533,9 +534,12 @@ class Writers(RuleBasedStateMachine):
         if out and out["changed"]:
             old, new = data.split(b"\n"), self.read_bytes(path).split(b"\n")
             first, last = out["lines"]
+            _, old_last = section_bounds(doc.sections, resolve_section(doc.sections, name, path), doc.line_count)
             assert new[:first - 1] == old[:first - 1], "update_section changed lines above the section"
-            kept_tail = len(new) - last
-            assert kept_tail >= 0 and new[last:] == old[len(old) - kept_tail:], "lines below the section changed"
+            below_old, below_new = old[old_last:], new[last:]
+            if old_last == doc.line_count:  # the last section: it may gain the file's final newline
+                below_old, below_new = [b for b in below_old if b], [b for b in below_new if b]
+            assert below_new == below_old, "update_section changed lines below the section"
 
     @rule(pick=PICK, folder=st.sampled_from(FOLDERS + ["adr/"]), name=st.sampled_from([None, *NAMES]),
           form=st.sampled_from(PATH_FORMS[:4]), edges=MAYBE_EDGES, title=MAYBE_TEXT, keys=KEY_LISTS,
