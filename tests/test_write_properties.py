@@ -37,6 +37,7 @@ on a fresh copy and a fresh `Bank` each time.
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import os
 import posixpath
@@ -231,6 +232,7 @@ class Workspace:
 
     def __init__(self, name: str) -> None:
         base = fast_tmp("mb-prop-")
+        atexit.register(shutil.rmtree, base, True)  # kept for the whole session, removed at exit
         self.seed = base / "seed" / ROOT_NAME
         build_seed(name, self.seed)
         self.files: dict[str, tuple[bytes, int]] = {}
