@@ -3,6 +3,8 @@ smallest call that showed it."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from writekit import assert_clean, findings, make_bank, read, refused
 
@@ -185,3 +187,31 @@ def test_a_yaml_error_line_stays_inside_the_frontmatter_when_yaml_counts_more_li
 
     doc = parse_document("a.md", f"---\n{separator}\n%YAML 1.1\n---".encode())
     assert doc.parse_error and 2 <= doc.error_line <= 4 == doc.line_count
+
+
+def test_a_server_start_finishes_a_killed_commit_and_removes_stale_temps(bank):
+    # §16: "no stray temp files on the next start" — the server repairs before it serves a read.
+    from mcpkit import Session
+
+    from memorybank.atomic import TEMP_PREFIX
+    from memorybank.writers.files import LOCK_NAME, STALE_SECONDS
+
+    _killed_between_replaces(bank, lambda: create(bank, path="adr/ADR-009.md", doc_kind="adr", title="Nine",
+                                                   purpose="Ninth.", derived_from=UP))
+    stale = bank.root / "product" / f"{TEMP_PREFIX}1-dead-vision.md"
+    stale.write_bytes(b"half a wri")
+    past = stale.stat().st_mtime - STALE_SECONDS - 60
+    os.utime(stale, (past, past))
+    session = Session(bank.root)
+    try:
+        # the first read already sees the whole commit: the new ADR is registered in its index
+        text = session.ok("bank_read", {"path": "adr/README.md"})["content"]
+    finally:
+        session.close()
+    assert "[Nine](ADR-009.md)" in text
+    assert not (bank.root / ".memorybank-journal").exists() and not stale.exists()
+    assert_clean(bank)
+    (bank.root / LOCK_NAME).unlink()
+    session = Session(bank.root)  # a clean bank: the start takes no lock and creates no file
+    session.close()
+    assert not (bank.root / LOCK_NAME).exists()

@@ -205,5 +205,13 @@ def resource_schema(bank: Any) -> str:
 
 
 def serve(root: str | Path, off_paths: Sequence[str] = (), tools: str | None = None) -> None:
-    """Serve one bank over stdio until the client closes the connection."""
-    anyio.run(MemoryBankServer(root, off_paths, tools).run_stdio)
+    """Serve one bank over stdio until the client closes the connection.
+
+    Before serving, a bank that is not switched off is repaired (§16): a commit a killed writer left
+    half done is finished and its stale temp files are removed, so readers never see the middle state.
+    """
+    server = MemoryBankServer(root, off_paths, tools)
+    if server.mode != "off":
+        from ..writers.files import repair_on_start
+        repair_on_start(server.root)
+    anyio.run(server.run_stdio)

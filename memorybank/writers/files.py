@@ -333,23 +333,50 @@ def recover(root: Path) -> list[str]:
     return done
 
 
-def clean_stale_temps(root: Path, now: float | None = None) -> list[str]:
-    """Remove writer temp files older than an hour (left by a killed writer); returns their paths."""
+def stale_temps(root: Path, now: float | None = None) -> list[str]:
+    """Writer temp files older than an hour (a killed writer's leftovers), without removing them."""
     cutoff = (time.time() if now is None else now) - STALE_SECONDS
-    removed = []
+    found = []
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__"))
         for name in sorted(files):
-            if not name.startswith(TEMP_PREFIX):
-                continue
-            full = os.path.join(folder, name)
-            try:
-                if os.lstat(full).st_mtime < cutoff:
-                    os.unlink(full)
-                    removed.append(os.path.relpath(full, root).replace(os.sep, "/"))
-            except OSError:
-                continue
+            if name.startswith(TEMP_PREFIX):
+                full = os.path.join(folder, name)
+                try:
+                    if os.lstat(full).st_mtime < cutoff:
+                        found.append(os.path.relpath(full, root).replace(os.sep, "/"))
+                except OSError:
+                    continue
+    return found
+
+
+def clean_stale_temps(root: Path, now: float | None = None) -> list[str]:
+    """Remove writer temp files older than an hour (left by a killed writer); returns their paths."""
+    removed = []
+    for rel in stale_temps(root, now):
+        try:
+            os.unlink(root / rel)
+            removed.append(rel)
+        except OSError:
+            continue
     return removed
+
+
+def repair_on_start(root: Path) -> list[str]:
+    """What a starting server does first (§16): finish a killed writer's half-done commit and remove
+    its stale temps; returns the paths touched.
+
+    The lock is taken only when there is something to repair, so serving a clean (or read-only) bank
+    creates no lock file. Never raises: a bank that cannot be repaired is still served, and the next
+    writer repairs it under the lock anyway.
+    """
+    try:
+        if not root.is_dir() or not ((root / JOURNAL_NAME).exists() or stale_temps(root)):
+            return []
+        with bank_lock(root):
+            return recover(root) + clean_stale_temps(root)
+    except (OSError, BankError):
+        return []
 
 
 def read_input_file(raw: str, what: str) -> str:
