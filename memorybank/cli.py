@@ -130,7 +130,11 @@ def command(root: str | None, as_json: bool, **opts: Any) -> None:
     if not chosen:
         from .server.app import serve  # the only path that imports the MCP SDK
         serve(bank_root, opts["off_paths"], opts["tool_groups"])
-        return
+        # The client closed the connection and every write is already on disk (atomic, fsynced):
+        # skip the interpreter's teardown of the SDK's module graph, which costs ~0.3 s per exit.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
     if chosen[0] == "surface":
         _surface(bank_root, opts, as_json)
         return
