@@ -265,6 +265,26 @@ class Bank:
         """Normalise a caller-supplied path (§2.3); refuses escapes."""
         return normalize_path(self.root, raw, lambda p: p in self.docs or (self.root / p).exists())
 
+    def scope(self, raw: str | None) -> str:
+        """A caller's `scope` as a root-relative folder or document path ('' for the whole bank).
+
+        Refuses a scope that names nothing, so a misspelt folder never passes as "no findings".
+        """
+        if raw is None or not str(raw).strip():
+            return ""
+        path = self.normalize(raw).rstrip("/")
+        if path in (".", ""):
+            return ""
+        if path not in self.docs and not (self.root / path).is_dir():
+            raise BankError(f"Scope {path} is neither a folder nor a document in the bank. "
+                            f"Give a folder or document path relative to the bank root (e.g. "
+                            f"{next((p.split('/')[0] for p in self.paths if '/' in p), 'adr')}).")
+        return path
+
+    @staticmethod
+    def in_scope(path: str, scope: str) -> bool:
+        return not scope or path == scope or path.startswith(scope + "/")
+
     def doc(self, raw: str) -> Doc:
         """The document at a caller-supplied path, or a refusal naming near candidates."""
         path = self.normalize(raw)

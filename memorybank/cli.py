@@ -24,6 +24,47 @@ WRITERS = ("create", "promote", "discard", "init", "materialize_flows")
 NEEDS_NO_BANK = ("install_hook", "init")  # wiring may come before `bank_init` creates the bank
 
 
+SERVE = "serve"  # the pseudo-action when no action flag is given
+_FIND = ("route", "search")
+_NEW = ("create", "promote")
+# Which actions each option belongs to: an option given to any other action is a usage error, so a
+# forgotten action flag (`--section X` without `--read`) never silently starts the MCP server.
+OPTION_ACTIONS: dict[str, tuple[str, ...]] = {
+    "layer": _FIND, "kind": _FIND + _NEW, "status": _FIND + _NEW, "limit": _FIND + ("graph",),
+    "section": ("read",), "line_range": ("read",), "max_bytes": ("read",),
+    "scope": ("validate", "drift"), "rule": ("validate",), "severity": ("validate",), "summary": ("validate",),
+    "off_paths": (SERVE, "surface"), "tool_groups": (SERVE, "surface"),
+    "project": ("install_hook", "adoption", "deliver"), "no_claude_md": ("install_hook",),
+    "title": _NEW, "purpose": _NEW, "derived": _NEW, "canonical": _NEW,
+    "anchors": ("create",), "extra": ("create",), "body_file": ("create",), "inbox": ("create",),
+    "to_path": ("promote",), "reason": ("discard",), "force": ("init", "materialize_flows", "deliver"),
+    "dry_run": ("create", "promote", "discard", "init", "materialize_flows", "install_hook", "deliver"),
+    "direction": ("graph",), "depth": ("graph",), "graph_format": ("graph",),
+    "threshold_days": ("drift",), "changed_since": ("drift",),
+    "targets": ("deliver",), "check": ("deliver",), "staged": ("guard",),
+    "files": ("adoption", "guard"), "as_json": ACTIONS,
+}
+
+
+def _misplaced_options(action: str) -> None:
+    """Refuse options that do nothing for the chosen action (explicitly given ones only)."""
+    ctx = click.get_current_context()
+    for param in ctx.command.params:
+        allowed = OPTION_ACTIONS.get(param.name or "")
+        if allowed is None or action in allowed:
+            continue
+        if ctx.get_parameter_source(param.name) is not click.core.ParameterSource.COMMANDLINE:
+            continue
+        if param.name == "files":
+            value = ctx.params["files"][0]
+            raise Usage(f"unexpected argument {value!r}: FILES are only for --adoption and --guard")
+        flag = param.opts[0]
+        goes_with = "any action" if allowed == ACTIONS else ", ".join(
+            "no action (serving)" if a == SERVE else "--" + a.replace("_", "-") for a in allowed)
+        where = "without an action flag" if action == SERVE else "with --" + action.replace("_", "-")
+        raise Usage(f"{flag} does nothing {where}; it goes with {goes_with}")
+
+
 class Usage(Exception):
     """A usage error: printed as one line, exit 2."""
 
@@ -45,7 +86,7 @@ def _style(enabled: bool) -> Callable[..., str]:
 @click.option("--read", "a_read", multiple=True, metavar="PATH", help="Read a document (repeat for a batch).")
 @click.option("--section", help="With --read: one ## section.")
 @click.option("--lines", "line_range", metavar="A-B", help="With --read: a line range such as 40-80.")
-@click.option("--max-bytes", type=int, help="With a batch --read: lower the 40,000-byte budget.")
+@click.option("--max-bytes", type=click.IntRange(min=1), help="With a batch --read: lower the 40,000-byte budget.")
 @click.option("--validate", "a_validate", is_flag=True, help="Check the bank; exit 1 when errors exist.")
 @click.option("--scope", help="With --validate or --drift: only documents under this folder.")
 @click.option("--rule", help="With --validate: only this rule.")
@@ -118,6 +159,9 @@ def command(root: str | None, as_json: bool, **opts: Any) -> None:
     chosen = [name for name in ACTIONS if opts.get(f"a_{name}") not in (None, False, ())]
     if len(chosen) > 1:
         raise Usage(f"choose one action, not {' and '.join('--' + c.replace('_', '-') for c in chosen)}")
+    _misplaced_options(chosen[0] if chosen else SERVE)
+    if root is not None and not root.strip():
+        raise Usage("--root is empty; give the bank folder, e.g. --root ./memory_bank")
     bank_root = root or os.environ.get("MEMORYBANK_ROOT") or "memory_bank"
     if opts["tool_groups"] is not None:
         from .server.tools import parse_groups
@@ -125,8 +169,6 @@ def command(root: str | None, as_json: bool, **opts: Any) -> None:
             parse_groups(opts["tool_groups"])
         except ValueError as exc:
             raise Usage(str(exc)) from None
-    if opts["files"] and chosen[:1] not in (["adoption"], ["guard"]):
-        raise Usage(f"unexpected argument {opts['files'][0]!r}: FILES are only for --adoption and --guard")
     if not chosen:
         from .server.app import serve  # the only path that imports the MCP SDK
         serve(bank_root, opts["off_paths"], opts["tool_groups"])
@@ -140,8 +182,6 @@ def command(root: str | None, as_json: bool, **opts: Any) -> None:
         return
     from .bank import bank_for
 
-    if opts["dry_run"] and chosen[0] not in WRITERS + ("install_hook", "deliver"):
-        raise Usage(f"--dry-run goes with a writer, --install-hook or --deliver, not --{chosen[0].replace('_', '-')}")
     bank = bank_for(bank_root)
     if not bank.root.is_dir() and chosen[0] not in NEEDS_NO_BANK:
         raise BankError(f"No bank at {bank.root}: the folder does not exist. Pass --root <bank folder>.")
@@ -177,6 +217,12 @@ def _run(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., str]
     if action == "read":
         from .read import read
         paths = list(opts["a_read"])
+        if opts["section"] and opts["line_range"]:
+            raise Usage("give --section or --lines, not both")
+        if len(paths) > 1 and opts["line_range"]:
+            raise Usage("--lines works with one --read PATH, not a batch")
+        if len(paths) == 1 and opts["max_bytes"] is not None:
+            raise Usage("--max-bytes is the budget of a batch: give two or more --read PATHs")
         result = read(bank, paths[0] if len(paths) == 1 else paths, section=opts["section"],
                       lines=opts["line_range"], max_bytes=opts["max_bytes"])
         return result, render.read(result, style), 0

@@ -61,8 +61,8 @@ def drift(bank: Bank, threshold_days: int = 90, scope: str | None = None, files:
     bank.refresh()
     if isinstance(threshold_days, bool) or not isinstance(threshold_days, int) or threshold_days < 0:
         raise BankError(f"threshold_days must be a whole number of days, 0 or more (got {threshold_days!r}).")
-    scope_path = _scope(bank, scope)
-    docs = [d for d in (bank.docs[p] for p in bank.paths) if d.is_knowledge and _in_scope(d.path, scope_path)]
+    scope_path = bank.scope(scope)
+    docs = [d for d in (bank.docs[p] for p in bank.paths) if d.is_knowledge and bank.in_scope(d.path, scope_path)]
     anchored = [d for d in docs if d.anchors]
     top = bank_top(bank)
     if files is not None or changed_since is not None:
@@ -130,22 +130,6 @@ def drift(bank: Bank, threshold_days: int = 90, scope: str | None = None, files:
         result["note"] = (f"{uncommitted} anchored document(s) have no commit yet and were not judged; "
                           "drift compares committed dates only.")
     return result
-
-
-def _scope(bank: Bank, scope: str | None) -> str:
-    """The scope as a root-relative folder or document path ('' for the whole bank)."""
-    if scope is None or not str(scope).strip():
-        return ""
-    path = bank.normalize(scope)
-    if path == ".":
-        return ""
-    if path not in bank.docs and not (bank.root / path).is_dir():
-        raise BankError(f"Scope {path} is neither a folder nor a document in the bank.")
-    return path
-
-
-def _in_scope(path: str, scope: str) -> bool:
-    return not scope or path == scope or path.startswith(scope + "/")
 
 
 def _repo_path(top: Path, raw: str) -> str | None:

@@ -168,8 +168,9 @@ def _header_bytes(data: bytes) -> bytes:
 
 def render_text(result: dict) -> str:
     """A readable listing: one line per node (indented by depth), then edges, external and broken."""
+    nodes = f"{len(result['nodes'])} node{'' if len(result['nodes']) == 1 else 's'}"
     lines = [f"{result['root']}  ({result['direction']}, depth {result['depth']}, "
-             f"{len(result['nodes'])} nodes{', truncated' if result['truncated'] else ''})"]
+             f"{nodes}{', truncated' if result['truncated'] else ''})"]
     for node in result["nodes"]:
         if node["depth"] == 0:
             continue

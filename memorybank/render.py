@@ -12,6 +12,11 @@ def plain(text: str, **_: Any) -> str:
     return text
 
 
+def count(n: int, noun: str) -> str:
+    """`1 finding`, `2 findings` (regular English plurals only)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def table(rows: Sequence[Sequence[str]], gap: str = "  ") -> list[str]:
     """Left-aligned columns; the last column is not padded."""
     if not rows:
@@ -83,7 +88,7 @@ def read(result: dict[str, Any], style: Style = plain) -> str:
 
 def validate(result: dict[str, Any], style: Style = plain, summary_only: bool = False) -> str:
     s = result["summary"]
-    tail = f"{s['total']} findings: {s['errors']} errors, {s['warnings']} warnings"
+    tail = f"{count(s['total'], 'finding')}: {count(s['errors'], 'error')}, {count(s['warnings'], 'warning')}"
     if s["by_rule"]:
         tail += " (" + ", ".join(f"{k} {v}" for k, v in s["by_rule"].items()) + ")"
     if summary_only:
@@ -120,7 +125,7 @@ def adoption(result: dict[str, Any], style: Style = plain) -> str:
     keys = ["server_reads", "shell_reads", "server_writes", "shell_writes", "server_checks"]
     total = result["total"]
     rows = [[s["session"], *(str(s[k]) for k in keys)] for s in result["sessions"]]
-    rows.append([f"total ({total['sessions']} sessions)", *(str(total[k]) for k in keys)])
+    rows.append([f"total ({count(total['sessions'], 'session')})", *(str(total[k]) for k in keys)])
     widths = [max(len(r[i]) for r in [heads, *rows]) for i in range(len(heads))]
 
     def line(row: Sequence[str]) -> str:
@@ -139,9 +144,10 @@ def adoption(result: dict[str, Any], style: Style = plain) -> str:
     sk = result["skipped"]
     if sk["lines"] or sk["bad_tool_use"]:
         reasons = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sk.items() if k != "lines" and v)
-        out.append(style(f"skipped: {sk['lines']} lines, {sk['bad_tool_use']} tool calls ({reasons})", fg="yellow"))
+        out.append(style(f"skipped: {count(sk['lines'], 'line')}, {count(sk['bad_tool_use'], 'tool call')} "
+                         f"({reasons})", fg="yellow"))
     if result["duplicates"]:
-        out.append(f"{result['duplicates']} repeated tool calls counted once (resumed sessions)")
+        out.append(f"{count(result['duplicates'], 'repeated tool call')} counted once (resumed sessions)")
     return "\n".join(out)
 
 
@@ -165,7 +171,7 @@ def inbox(result: dict[str, Any], style: Style = plain) -> str:
     if not result["notes"]:
         return "inbox is empty"
     rows = [[f"{n['age_days']}d", n["path"], n["title"]] for n in result["notes"]]
-    return "\n".join(table(rows) + [f"{result['count']} notes"])
+    return "\n".join(table(rows) + [count(result['count'], 'note')])
 
 
 def _facets(item: dict[str, Any]) -> str:
@@ -216,10 +222,11 @@ def deliver(result: dict[str, Any], style: Style = plain) -> str:
     for item in result["withheld"]:
         lines.append(f"withheld {item['path']} ({item['kind']}, {item['reason']})")
     if result["mode"] == "check":
-        lines.append(style(f"{len(result['stale'])} file(s) out of date: " + ", ".join(result["stale"]), fg="red")
+        stale = count(len(result["stale"]), "file")
+        lines.append(style(f"{stale} out of date: " + ", ".join(result["stale"]), fg="red")
                      if result["stale"] else "all delivered files are up to date")
     elif result["refused"]:
-        lines.append(style(f"refused {len(result['refused'])} file(s) edited by hand; --force overwrites them",
+        lines.append(style(f"refused {count(len(result['refused']), 'file')} edited by hand; --force overwrites them",
                            fg="red"))
     return "\n".join(lines)
 
@@ -238,6 +245,6 @@ def guard(result: dict[str, Any], style: Style = plain) -> str:
     errors = sum(1 for v in result["violations"] if v["severity"] == "error")
     warnings = len(result["violations"]) - errors
     verdict = "passed" if result["passed"] else "failed"
-    lines.append(f"{verdict}: {result['files_checked']} file(s) checked against {len(result['rules_used'])} "
-                 f"rule(s); {errors} error(s), {warnings} warning(s)")
+    lines.append(f"{verdict}: {count(result['files_checked'], 'file')} checked against "
+                 f"{count(len(result['rules_used']), 'rule')}; {count(errors, 'error')}, {count(warnings, 'warning')}")
     return "\n".join(lines)

@@ -287,14 +287,11 @@ def validate(bank: Bank, scope: str | None = None, severity: str | None = None,
         raise BankError(f'Unknown severity "{severity}". Use "error" or "warning".')
     if rule is not None and rule not in SEVERITY:
         raise BankError(f'Unknown rule "{rule}". Rules: {", ".join(SEVERITY)}.')
-    prefix = None
-    if scope:
-        folder = bank.normalize(scope).rstrip("/")
-        prefix = "" if folder == "." else folder + "/"
+    within = bank.scope(scope)
     selected = [f for f in findings(bank)
                 if (severity is None or f.severity == severity)
                 and (rule is None or f.rule == rule)
-                and (prefix is None or f.path.startswith(prefix) or f.path == prefix.rstrip("/"))]
+                and bank.in_scope(f.path, within)]
     by_rule: dict[str, int] = {}
     for finding in selected:
         by_rule[finding.rule] = by_rule.get(finding.rule, 0) + 1

@@ -135,7 +135,7 @@ def test_cli_table_and_json(project, tmp_path):
     assert lines[3].split() == ["total", "(2", "sessions)", "5", "10", "3", "8", "1"]
     assert len({len(line) for line in lines[:4]}) == 1  # aligned columns
     assert "reads through the server: 5/15 (33%); writes through the server: 3/11 (27%)" in proc.stdout
-    assert "skipped: 4 lines, 1 tool calls" in proc.stdout
+    assert "skipped: 4 lines, 1 tool call" in proc.stdout
     data = json.loads(run_cli("--root", str(project / "memory_bank"), "--adoption", *files, "--json").stdout)
     assert data["total"]["shell_writes"] == 8
 

@@ -88,6 +88,38 @@ def test_usage_errors_exit_2_with_one_line(tmp_path):
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
 
+@pytest.mark.parametrize("args, message", [
+    (["--section", "Decision"], "--section does nothing without an action flag; it goes with --read"),
+    (["--changed-since", "HEAD"], "--changed-since does nothing without an action flag; it goes with --drift"),
+    (["--stats", "--limit", "3"], "--limit does nothing with --stats"),
+    (["--validate", "--dry-run"], "--dry-run does nothing with --validate"),
+    (["--create", "x.md", "--kind", "note", "--title", "X", "--purpose", "P.", "--to", "y/"],
+     "--to does nothing with --create; it goes with --promote"),
+    (["--read", "README.md", "--section", "Goals", "--lines", "1-3"], "give --section or --lines, not both"),
+    (["--read", "README.md", "--read", "domain/tax.md", "--lines", "1-2"], "--lines works with one --read PATH"),
+    (["--read", "README.md", "--read", "domain/tax.md", "--max-bytes", "0"], "0 is not in the range x>=1"),
+])
+def test_an_option_the_action_would_ignore_is_a_usage_error_and_writes_nothing(tmp_path, args, message):
+    # A forgotten action flag used to start the MCP server and wait on stdin; a stray option was ignored.
+    import shutil
+    bank = tmp_path / "bank"
+    shutil.copytree(FIXTURE, bank)
+    before = {p: p.read_bytes() for p in bank.rglob("*") if p.is_file()}
+    proc = run_cli("--root", str(bank), *args, stdin="")  # a started server would exit 0 at EOF
+    assert proc.returncode == 2 and message in proc.stderr, proc.stderr
+    assert {p: p.read_bytes() for p in bank.rglob("*") if p.is_file()} == before
+
+
+def test_an_empty_root_and_a_scope_that_names_nothing_are_refused():
+    empty = run_cli("--root", "", "--stats")
+    assert empty.returncode == 2 and "--root is empty" in empty.stderr
+    scope = run_cli("--root", str(FIXTURE), "--validate", "--scope", "nope")
+    assert scope.returncode == 1 and "Scope nope is neither a folder nor a document" in scope.stderr
+    ok = run_cli("--root", str(FIXTURE), "--validate", "--scope", "adr/", "--json")
+    paths = {f["path"] for f in json.loads(ok.stdout)["findings"]}
+    assert paths == {"adr/README.md", "adr/ADR-002-queue-for-exports.md"}
+
+
 def test_missing_bank_is_a_clear_error(tmp_path):
     proc = run_cli("--root", str(tmp_path / "nope"), "--stats")
     assert proc.returncode == 1 and "No bank at" in proc.stderr

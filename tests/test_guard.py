@@ -110,7 +110,7 @@ def test_a_bad_regex_is_a_finding_of_its_rule_not_a_crash(repo):
 def test_cli_guard_exit_codes_and_json(repo):
     root = str(repo.path / "memory_bank")
     clean = run_cli("--root", root, "--guard")
-    assert clean.returncode == 0 and clean.stdout.startswith("passed: 0 file(s)")
+    assert clean.returncode == 0 and clean.stdout.startswith("passed: 0 files")
     repo.write("src/pkg/new.py", "print('x')\n")
     dirty = run_cli("--root", root, "--guard", "--json")
     assert dirty.returncode == 1
