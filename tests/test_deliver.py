@@ -466,3 +466,31 @@ def test_install_hook_and_delivery_share_the_claude_md_block(tmp_path):
     assert again["files"][2]["action"] == "unchanged" and "--deliver" in again["files"][2]["note"]
     assert (repo.path / "CLAUDE.md").read_text(encoding="utf-8") == after
     assert deliver(Bank(root), targets="claude", check=True)["stale"] == []
+
+
+def test_a_rule_still_holding_template_placeholders_is_withheld_everywhere(tmp_path):
+    # A rule created from the shipped template with only `do` filled used to ship
+    # "Do NOT <the mistake this rule prevents>." into every always-on file.
+    repo = Repo(tmp_path / "p")
+    repo.write("memory_bank/rules/ok.md", rule(1, 5))
+    repo.write("memory_bank/rules/half.md", rule(2, 5, dont="<the mistake this rule prevents>",
+                                                 scope="<language or area tag, such as python>"))
+    result = deliver(Bank(repo.path / "memory_bank"), targets=ALL_TARGETS)
+    assert {"path": "rules/half.md", "kind": "rule", "reason": "placeholder left in dont, scope"} \
+        in result["withheld"]
+    for entry in result["channels"]:
+        assert "rules/half.md" not in entry["kept"]
+        assert "<the mistake" not in (repo.path / entry["file"]).read_text(encoding="utf-8")
+    assert "rules/ok.md" in channel(result, "AGENTS.md")["kept"]
+
+
+def test_outside_git_a_rule_whose_anchor_does_not_exist_is_withheld(tmp_path):
+    project = tmp_path / "plain"  # no git: drift has nothing to say, the disk still does
+    root = project / "memory_bank"
+    shutil.copytree(FIXTURE, root)
+    result = deliver(Bank(root), dry_run=True)
+    entry = channel(result, "AGENTS.md")
+    assert {"path": "rules/no-print.md", "reason": "missing anchor"} in entry["dropped"]
+    (project / "src").mkdir()
+    entry = channel(deliver(Bank(root), dry_run=True), "AGENTS.md")
+    assert "rules/no-print.md" in entry["kept"]

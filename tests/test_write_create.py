@@ -201,3 +201,24 @@ def test_inbox_mode_files_the_note_without_template_or_registration(tmp_path):
     assert out["files"] == [{"path": "_inbox/idea.md", "action": "create"}]
     assert read(bank, "adr/README.md") == before
     assert read(bank, "_inbox/idea.md").endswith("status: draft\n---\n\n# Idea\n")
+
+
+def test_every_placeholder_of_a_shipped_template_is_named_even_over_several_lines(tmp_path):
+    # The warning used to miss placeholders longer than 80 characters or spread over two lines.
+    from memorybank.placeholder import placeholders
+
+    bank = make_bank(tmp_path / "bank")
+    out = create(bank, path="adr/ADR-009-cents.md", doc_kind="adr", title="Cents", purpose="Why cents.",
+                 derived_from=UP)
+    left = placeholders(read(bank, "adr/ADR-009-cents.md"))
+    assert len(left) >= 4 and any(len(p) > 80 for p in left)
+    warning = next(w for w in out["warnings"] if "left to fill" in w)
+    assert warning.startswith(f"{len(left)} placeholders left to fill in adr/ADR-009-cents.md: ")
+    assert len(warning) < 400  # long placeholders are shortened in the warning
+
+
+def test_arrows_comparisons_and_closing_tags_are_not_placeholders():
+    from memorybank.placeholder import placeholders
+
+    assert placeholders("a <- b -> c; x < y > z; </div> <!-- c --> <br/> <b>bold</b>") == []
+    assert placeholders("<what to do,\n  as one sentence>") == ["<what to do, as one sentence>"]

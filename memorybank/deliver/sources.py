@@ -2,7 +2,9 @@
 
 Choices the SPEC leaves open:
 - A rule without `do` is not delivered (it is withheld as `incomplete`); a recipe needs `do` or
-  `when`. Templates and `_inbox/` notes are never sources.
+  `when`. Templates and `_inbox/` notes are never sources. A rule or recipe whose delivered fields
+  still hold a template placeholder (`<the mistake this rule prevents>`) is withheld too: no
+  channel ever carries template text.
 - `priority` is a whole number 1–5; numbers outside are clamped, anything else counts as 3.
   Recipes rank the same way (their `priority`, default 3).
 - A recipe without `topic:` belongs to the topic `general`. Topics are grouped by their slug, so
@@ -24,6 +26,7 @@ from typing import Any
 from ..bank import Bank
 from ..headings import normalize_heading, scan_text, section_bounds
 from ..parse import text_list, text_of
+from ..placeholder import placeholders
 from ..records import Doc
 from .globs import clean_glob
 
@@ -225,24 +228,43 @@ def select(bank: Bank, project: Path, anchor_base: Path) -> Selection:
         if not source.do and (source.kind == "rule" or not source.when):
             withheld.append({"path": path, "kind": source.kind, "reason": "incomplete"})
             continue
+        unfilled = _unfilled(source)
+        if unfilled:
+            withheld.append({"path": path, "kind": source.kind,
+                             "reason": f"placeholder left in {', '.join(unfilled)}"})
+            continue
         (rules if source.kind == "rule" else recipes).append(source)
     rules.sort(key=rank_key)
     recipes.sort(key=rank_key)
-    unfit = _unfit(bank, {s.path for s in rules + recipes if s.anchors})
+    unfit = _unfit(bank, {s.path: s.anchors for s in rules + recipes if s.anchors}, anchor_base)
     return Selection(tuple(rules), tuple(recipes), unfit, tuple(withheld))
 
 
-def _unfit(bank: Bank, anchored: set[str]) -> dict[str, str]:
-    """`{path: 'missing anchor' | 'drifted'}` for anchored sources, from the drift capability (§8.2)."""
+def _unfilled(source: Source) -> list[str]:
+    """The delivered fields that still hold a template placeholder (`<what to do …>`)."""
+    fields = {"do": source.do, "dont": source.dont, "why": source.why, "when": source.when,
+              "scope": source.scope, "topic": source.topic, "applies_to": " ".join(source.globs)}
+    return [name for name, value in fields.items() if value and placeholders(value)]
+
+
+def _unfit(bank: Bank, anchored: dict[str, tuple[str, ...]], anchor_base: Path) -> dict[str, str]:
+    """`{path: 'missing anchor' | 'drifted'}` for anchored sources.
+
+    A missing anchor is seen on disk (so it counts outside git too); drift comes from the drift
+    capability (§8.2).
+    """
     if not anchored:
         return {}
     from ..drift import drift
 
-    report = drift(bank)
     out: dict[str, str] = {}
+    for path, anchors in anchored.items():
+        if any(not os.path.lexists(anchor_base / a.strip("/")) for a in anchors if a.strip("/")):
+            out[path] = "missing anchor"
+    report = drift(bank)
     for item in report.get("missing", ()):
         if item["path"] in anchored:
-            out[item["path"]] = "missing anchor"
+            out.setdefault(item["path"], "missing anchor")
     for item in report.get("drifted", ()):
         if item["path"] in anchored:
             out.setdefault(item["path"], "drifted")

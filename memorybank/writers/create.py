@@ -8,6 +8,7 @@ from typing import Any
 
 from ..bank import Bank
 from ..errors import BankError
+from ..placeholder import placeholders
 from .files import INPUT_LIMIT, Text, read_input_file
 from .frontmatter import render_frontmatter
 from .gates import (
@@ -26,7 +27,7 @@ from .gates import (
 )
 from .registry import escape_inline, nearest_index, register
 from .session import result, writing
-from .templates import find_template, instantiate, placeholders
+from .templates import find_template, instantiate
 
 GOVERNED = ("title", "doc_kind", "doc_function", "purpose", "derived_from", "canonical_for", "must_not_define",
             "anchors", "status", "template_for", "template_target_path")
@@ -187,8 +188,8 @@ def create(bank: Bank, path: str, doc_kind: str, title: str, purpose: str, deriv
         else:
             lines = [heading(title)]
         if left:
-            shown = ", ".join(left[:6]) + (" …" if len(left) > 6 else "")
-            warnings.append(f"placeholders left to fill in {target}: {shown}")
+            shown = ", ".join(p if len(p) <= 40 else p[:37] + "…>" for p in left[:6]) + (" …" if len(left) > 6 else "")
+            warnings.append(f"{len(left)} placeholder{'s' if len(left) > 1 else ''} left to fill in {target}: {shown}")
 
         index = nearest_index(tx, target)  # new files take the line endings of the index they sit under
         newline = Text.decode(tx.read(index) or b"", index).newline if index else "\n"

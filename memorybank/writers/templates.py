@@ -25,9 +25,6 @@ from ..parse import load_yaml, parse_document
 TEMPLATE_KEYS = ("template_for", "template_target_path")
 _FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _DATE = re.compile(r"<?YYYY-MM-DD>?")
-_PLACEHOLDER = re.compile(r"<(?![/!])([^<>\n]{1,80})>")
-_HTML = frozenset("a abbr b br code del details div em hr i img kbd li ol p pre s small span strong sub summary "
-                  "sup table tbody td th thead tr u ul".split())
 BANK_TEMPLATES = "flows/templates/"
 
 
@@ -180,14 +177,3 @@ def instantiate(template: Template) -> tuple[dict[str, Any], str, list[str]]:
     return meta, body.strip("\n") + "\n", warnings
 
 
-def placeholders(text: str) -> list[str]:
-    """Distinct `<…>` placeholders left in a text (HTML tags are not placeholders)."""
-    seen: list[str] = []
-    for match in _PLACEHOLDER.finditer(text):
-        inner = match.group(1).strip()
-        if inner.split(" ")[0].rstrip("/").lower() in _HTML or not inner:
-            continue
-        token = f"<{inner}>"
-        if token not in seen:
-            seen.append(token)
-    return seen
