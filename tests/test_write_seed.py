@@ -32,9 +32,30 @@ def test_init_refuses_an_existing_bank_unless_forced(tmp_path):
     init(bank, name="Acme")
     (bank.root / "README.md").write_text((bank.root / "README.md").read_text() + "\nLocal note.\n")
     refused(bank, lambda: init(bank, name="Other"), "(init)", "already holds a bank", "force")
+    (bank.root / "product/context.md").unlink()
+    before = read(bank, "README.md")
     out = init(bank, name="Acme", force=True)
-    assert out["files"] == [{"path": "README.md", "action": "update"}]
-    assert "Local note." not in read(bank, "README.md")
+    # force adds what is missing and keeps every existing file (an index rewrite would unregister)
+    assert out["files"] == [{"path": "product/context.md", "action": "create"}]
+    assert read(bank, "README.md") == before
+    assert "kept 1 existing file that differs from the starter: README.md. Delete a file first to reset it." \
+        in out["warnings"]
+
+
+def test_init_force_on_a_grown_bank_loses_no_registration(tmp_path):
+    # A user-test found that --init --force rewrote every index and left 7 unregistered documents.
+    from memorybank.validate import validate
+    from memorybank.writers import create
+
+    bank = Bank(tmp_path / "bank")
+    init(bank, name="Acme")
+    create(bank, path="adr/ADR-001-cents.md", doc_kind="adr", title="Cents", purpose="Why cents.",
+           derived_from=["dna/principles.md"], body="# Cents\n\nInteger cents.\n")
+    create(bank, path="epics/alpha.md", doc_kind="epic", title="Alpha", purpose="Alpha epic.",
+           derived_from=["product/context.md"], body="# Alpha\n\nThe alpha epic.\n")
+    assert validate(bank)["summary"]["total"] == 0
+    out = init(bank, name="Acme", force=True)
+    assert out["files"] == [] and validate(bank)["summary"]["total"] == 0
 
 
 def test_an_inbox_only_folder_is_not_an_existing_bank(tmp_path):

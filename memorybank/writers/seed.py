@@ -43,9 +43,12 @@ def _files(base: Path) -> list[tuple[str, Path]]:
 def init(bank: Bank, name: str, force: bool = False, dry_run: bool = False) -> dict[str, Any]:
     """Seed a fresh bank from the shipped `starter/`, with the project name filled in.
 
-    Refuses when the root already holds documents outside `_inbox/` unless `force` (starter files
-    then overwrite their namesakes; other files stay). Also writes a `.gitignore` for the lock and
-    temp files when none exists. A dry run lists the files. Returns `{root, name, files, …}`.
+    Refuses when the root already holds documents outside `_inbox/` unless `force`. With `force`
+    the starter files that are missing are added and every existing file is kept as it is (a
+    warning names those that differ from the starter): overwriting an index would unregister the
+    documents listed in it, and overwriting `dna/` would drop the bank's own rules. To reset a file
+    to the starter, delete it first. Also writes a `.gitignore` for the lock and temp files when
+    none exists. A dry run lists the files. Returns `{root, name, files, …}`.
     """
     warnings: list[str] = []
     name = one_line("name", name)
@@ -55,7 +58,7 @@ def init(bank: Bank, name: str, force: bool = False, dry_run: bool = False) -> d
     existing = [p for p in bank.paths if not p.startswith("_inbox/")]
     if existing and not force:
         raise refuse("init", f"{bank.root} already holds a bank ({len(existing)} documents).",
-                     "Pass force to seed over it (starter files overwrite their namesakes), or pick an empty folder.")
+                     "Use force to add the starter files it lacks (existing files are kept), or pick an empty folder.")
     starter = _files(shipped("starter"))
     if not any(rel.endswith(".md") for rel, _ in starter):
         raise refuse("init", "the shipped `starter/` folder holds no documents.",
@@ -63,12 +66,20 @@ def init(bank: Bank, name: str, force: bool = False, dry_run: bool = False) -> d
     if not dry_run:
         bank.root.mkdir(parents=True, exist_ok=True)
     with writing(bank, dry_run) as tx:
+        kept = []
         for rel, full in starter:
             data = full.read_bytes()
             if rel.endswith(".md"):
                 data = data.replace(PROJECT_NAME.encode(), name.encode("utf-8"))
-            if tx.read(rel) != data:
+            current = tx.read(rel)
+            if current is None:
                 tx.write(rel, data)
+            elif current != data:
+                kept.append(rel)
+        if kept:
+            shown = ", ".join(kept[:8]) + (f" and {len(kept) - 8} more" if len(kept) > 8 else "")
+            files = "1 existing file that differs" if len(kept) == 1 else f"{len(kept)} existing files that differ"
+            warnings.append(f"kept {files} from the starter: {shown}. Delete a file first to reset it.")
         if tx.read(".gitignore") is None:
             tx.write(".gitignore", GITIGNORE.encode())
         return result(tx, dry_run, warnings, root=str(bank.root), name=name)
