@@ -143,7 +143,7 @@ TOOLS: tuple[Tool, ...] = (
     Tool("bank_materialize_flows", "create", "Copy shipped templates to flows/templates/ for editing.",
          _obj([], force=_b("Overwrite the bank's copies.")), "writers:materialize_flows"),
     Tool("bank_init", "init", "Create the bank from the starter governance set.",
-         _obj(["name"], name=_s("Project name."), force=_b("Add missing starter files to an existing bank."),
+         _obj(["name"], name=_s("Project name."), force=_b("Add missing starter files."),
               dry_run=DRY), "writers:init"),
 )
 BY_NAME = {tool.name: tool for tool in TOOLS}
