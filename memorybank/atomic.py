@@ -36,7 +36,10 @@ def write_temp(target: Path, data: bytes, like: os.stat_result | None) -> Path:
     When the original's mtime would equal the new file's (coarse clocks, same-size edits), the
     temp gets a later mtime so every index sees the change on its next stat.
     """
-    temp = target.with_name(f"{TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(4)}-{target.name}")
+    name = target.name
+    while len(name.encode("utf-8", "surrogateescape")) > 200:  # the temp name must stay within 255 bytes
+        name = name[1:]
+    temp = target.with_name(f"{TEMP_PREFIX}{os.getpid()}-{secrets.token_hex(4)}-{name}")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         view = memoryview(data)

@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from . import __version__
-from .errors import BankError
+from .errors import BankError, clip
 
 PROG = "mcp-memorybank"
 ACTIONS = ("stats", "route", "search", "read", "validate", "surface", "install_hook", "adoption", "create", "promote",
@@ -353,7 +353,7 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         sys.exit(130)
     except BankError as exc:
-        click.echo(f"{PROG}: {exc.message}", err=True)
+        click.echo(f"{PROG}: {clip(exc.message)}", err=True)
         sys.exit(1)
 
 

@@ -106,6 +106,8 @@ def _given(top: Path, files: list[str]) -> list[str]:
     real_top = os.path.realpath(top)
     for raw in files:
         text = str(raw).strip()
+        if not text or "\x00" in text:
+            raise BankError("A file path is empty or holds a NUL character. Pass plain file paths.")
         full = os.path.realpath(text if os.path.isabs(text) else os.path.join(top, text))
         rel = os.path.relpath(full, real_top).replace(os.sep, "/")
         if rel == ".." or rel.startswith("../"):

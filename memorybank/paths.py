@@ -52,6 +52,10 @@ def _escape(raw: str) -> BankError:
     return BankError(f"Path must stay inside the bank: {raw}")
 
 
+NAME_MAX = 255  # bytes per path component and per whole path, as on Linux and macOS file systems
+PATH_MAX = 1024
+
+
 def normalize_path(root: Path, raw: str, exists: Callable[[str], bool] | None = None) -> str:
     """Turn a caller-supplied path into a root-relative POSIX path, or refuse.
 
@@ -76,6 +80,10 @@ def normalize_path(root: Path, raw: str, exists: Callable[[str], bool] | None = 
         text = rel.replace(os.sep, "/")
     while text.startswith("./"):
         text = text[2:]
+    if len(text.encode("utf-8", "surrogatepass")) > PATH_MAX or any(
+            len(part.encode("utf-8", "surrogatepass")) > NAME_MAX for part in text.split("/")):
+        raise BankError(f"Path is too long: {text[:80]}… (a name may have {NAME_MAX} bytes, a path {PATH_MAX}). "
+                        f"Use a shorter file name.")
     norm = posixpath.normpath(text) if text else "."
     if norm == ".." or norm.startswith("../") or norm.startswith("/"):
         raise _escape(raw)

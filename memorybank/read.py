@@ -6,13 +6,14 @@ import re
 from typing import Any
 
 from .bank import Bank
-from .errors import BankError
+from .errors import BankError, clip
 from .headings import resolve_section, section_bounds
 from .jsonout import jsonable
 from .records import Doc
 
 BATCH_BUDGET = 40_000
 CONTENT_CAP = 400_000
+LIST_CAP = 25  # skipped and failed entries listed per batch; the rest are counted
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:(-)\s*(\d+)?)?\s*$")
 
 
@@ -73,6 +74,8 @@ def read(bank: Bank, path: Any, section: str | None = None, lines: str | None = 
     (default and ceiling 40,000 bytes of content; `max_bytes` may lower it): a document that would
     overflow it is skipped and listed with its size and sections, except the first, which is always
     read (cut to the budget, `truncated: true`). Bad items land in `failed`; the batch goes on.
+    A repeated item is answered once; `skipped` and `failed` list at most 25 entries each and count
+    the rest in `skipped_more` / `failed_more`, so a huge batch cannot produce a huge answer.
     """
     bank.refresh()
     if isinstance(path, str):
@@ -91,19 +94,30 @@ def read(bank: Bank, path: Any, section: str | None = None, lines: str | None = 
     skipped: list[dict[str, Any]] = []
     failed: list[dict[str, str]] = []
     used = 0
+    seen: set[tuple[str, Any]] = set()
+    more = {"skipped": 0, "failed": 0}  # entries past LIST_CAP are counted, not listed
     for item in path:
         raw, want = (item.get("path"), item.get("section", section)) if isinstance(item, dict) else (item, section)
         try:
             if not isinstance(raw, str):
                 raise BankError("each item needs a string `path`")
             doc = bank.doc(raw)
+            if (doc.path, want) in seen:
+                continue  # a repeated request is answered once
+            seen.add((doc.path, want))
             entry = _one(bank, doc, want, CONTENT_CAP)
         except BankError as exc:
-            failed.append({"path": str(raw), "error": exc.message})
+            if len(failed) < LIST_CAP:
+                failed.append({"path": clip(str(raw))[:200], "error": clip(exc.message)})
+            else:
+                more["failed"] += 1
             continue
         if used + entry["bytes"] > budget:
             if documents:
-                skipped.append({"path": doc.path, "bytes": entry["bytes"], "sections": entry["sections"]})
+                if len(skipped) < LIST_CAP:
+                    skipped.append({"path": doc.path, "bytes": entry["bytes"], "sections": entry["sections"]})
+                else:
+                    more["skipped"] += 1
                 continue
             cut = entry["content"].encode("utf-8")[:budget].decode("utf-8", errors="ignore")
             entry.update(content=cut, bytes=len(cut.encode("utf-8")), truncated=True)
@@ -115,4 +129,5 @@ def read(bank: Bank, path: Any, section: str | None = None, lines: str | None = 
         out["note"] = "Skipped documents exceed the byte budget: read them by section or one at a time."
     if failed:
         out["failed"] = failed
-    return out
+    extra = {f"{k}_more": n for k, n in more.items() if n}
+    return {**out, **extra}

@@ -38,7 +38,7 @@ from itertools import chain
 from .bank import Bank
 from .derived import DerivedIndex
 from .lang import Concept, Lexicon, why_intent
-from .query import check_query
+from .query import check_filters, check_query
 from .records import Doc
 
 DEFAULT_LIMIT = 5
@@ -288,6 +288,7 @@ def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str |
     """
     limit = check_query(question, limit, MAX_LIMIT, layer)
     bank.refresh()
+    check_filters(bank, doc_kind, status)
     index = RouteIndex.of(bank)
     assert index.lexicon is not None
     concepts = index.lexicon.concepts(question)

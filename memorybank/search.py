@@ -42,7 +42,7 @@ from .lang.chinese import STOPWORDS as ZH_STOPWORDS
 from .lang.chinese import segment
 from .lang.lexicon import STOPWORDS
 from .lang.tokens import WORD, normalize, split_scripts
-from .query import check_query
+from .query import check_filters, check_query
 from .records import Doc
 
 DEFAULT_LIMIT = 10
@@ -291,6 +291,7 @@ def search(bank: Bank, query: str, limit: int = DEFAULT_LIMIT, doc_kind: str | N
     """Find where words or literals occur in bodies (§6): `{results: [...]}`, plus `hint` when empty."""
     limit = check_query(query, limit, MAX_LIMIT, layer, what="Query")
     bank.refresh()
+    check_filters(bank, doc_kind, status)
     index = SearchIndex.of(bank)
     assert index.lexicon is not None
     concepts = index.lexicon.search_concepts(query)

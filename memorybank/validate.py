@@ -280,8 +280,12 @@ def findings(bank: Bank) -> list[Finding]:
 
 
 def validate(bank: Bank, scope: str | None = None, severity: str | None = None,
-             rule: str | None = None) -> dict[str, Any]:
-    """Run every rule; filter by folder `scope`, `severity` and `rule`; return findings and a summary."""
+             rule: str | None = None, limit: int | None = None) -> dict[str, Any]:
+    """Run every rule; filter by folder `scope`, `severity` and `rule`; return findings and a summary.
+
+    With `limit`, only the first `limit` findings are listed (`truncated` says so); the summary
+    always counts them all.
+    """
     bank.refresh()
     if severity is not None and severity not in ("error", "warning"):
         raise BankError(f'Unknown severity "{severity}". Use "error" or "warning".')
@@ -296,6 +300,22 @@ def validate(bank: Bank, scope: str | None = None, severity: str | None = None,
     for finding in selected:
         by_rule[finding.rule] = by_rule.get(finding.rule, 0) + 1
     errors = sum(1 for f in selected if f.severity == "error")
-    return {"findings": [f.as_dict() for f in selected],
-            "summary": {"total": len(selected), "errors": errors, "warnings": len(selected) - errors,
-                        "by_rule": by_rule}}
+    out: dict[str, Any] = {
+        "findings": [f.as_dict() for f in selected[:limit]],
+        "summary": {"total": len(selected), "errors": errors, "warnings": len(selected) - errors, "by_rule": by_rule}}
+    if limit is not None and len(selected) > limit:
+        out["truncated"] = f"first {limit} of {len(selected)} findings; narrow with scope, rule or severity"
+    return out
+
+
+AGENT_LIMIT = 100
+
+
+def validate_for_agents(bank: Bank, scope: str | None = None, severity: str | None = None,
+                        rule: str | None = None) -> dict[str, Any]:
+    """`validate` as the MCP tool and the health resource serve it: at most 100 findings listed.
+
+    A bank with thousands of findings would otherwise answer with megabytes; the summary still
+    counts every finding, and the filters narrow the list.
+    """
+    return validate(bank, scope=scope, severity=severity, rule=rule, limit=AGENT_LIMIT)

@@ -22,11 +22,12 @@ from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, Too
 
 from .. import __version__
 from ..bank import Bank, bank_for
-from ..errors import BankError
+from ..errors import BankError, clip
 from ..jsonout import dumps
 from . import prompts as prompt_texts
 from .surface import decide_mode, instructions
 from .tools import BY_NAME, TOOLS, parse_groups
+from .wire import INVALID, claimed_stdin
 
 RESOURCES = (
     ("memorybank://index", "index", "Every document with purpose, kind, layer, status.", "application/json"),
@@ -94,11 +95,15 @@ class MemoryBankServer:
 
     @staticmethod
     def _text(text: str, error: bool = False) -> t.CallToolResult:
-        return t.CallToolResult(content=[t.TextContent(type="text", text=text)], is_error=error)
+        return t.CallToolResult(content=[t.TextContent(type="text", text=clip(text) if error else text)],
+                                is_error=error)
 
     async def call_tool(self, ctx: Any, params: t.CallToolRequestParams) -> t.CallToolResult:
         name = params.name
         args = dict(params.arguments or {})
+        if INVALID in args:  # the wire rewrote a request the SDK could not read (see wire.py)
+            return self._text(f"Refused: the request holds {args[INVALID]}, so it cannot be read. "
+                              "Send valid JSON text within those limits.", True)
         tool = BY_NAME.get(name)
         if tool is None or tool not in self.visible_tools():
             offered = ", ".join(tool.name for tool in self.visible_tools()) or "none"
@@ -151,8 +156,8 @@ class MemoryBankServer:
         elif uri == "memorybank://schema/frontmatter":
             text, mime = resource_schema(bank), "text/markdown"
         elif uri == "memorybank://health":
-            from ..validate import validate
-            text, mime = dumps(validate(bank)), "application/json"
+            from ..validate import validate_for_agents
+            text, mime = dumps(validate_for_agents(bank)), "application/json"
         elif uri == "memorybank://inbox":
             from ..writers import list_inbox
             text, mime = dumps(list_inbox(bank)), "application/json"
@@ -171,9 +176,10 @@ class MemoryBankServer:
     # -- running -------------------------------------------------------------------------------
 
     async def run_stdio(self) -> None:
-        async with stdio_server() as (read, write):
-            await self.server.run(read, write, self.server.create_initialization_options(
-                NotificationOptions(tools_changed=True)))
+        with claimed_stdin() as lines:
+            async with stdio_server(stdin=lines) as (read, write):  # type: ignore[arg-type]
+                await self.server.run(read, write, self.server.create_initialization_options(
+                    NotificationOptions(tools_changed=True)))
 
 
 def resource_index(bank: Any) -> dict[str, Any]:

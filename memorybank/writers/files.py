@@ -381,6 +381,8 @@ def repair_on_start(root: Path) -> list[str]:
 
 def read_input_file(raw: str, what: str) -> str:
     """Read a caller-supplied `body_file`/`content_file`: a regular file ≤ 1 MB of UTF-8 text."""
+    if "\x00" in str(raw):
+        raise BankError(f"Refused ({what}): the file path holds a NUL character. Give a plain file path.")
     path = Path(os.path.expanduser(str(raw).strip()))
     try:
         info = os.stat(path)
