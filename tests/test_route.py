@@ -315,7 +315,8 @@ def test_filters_limit_and_stable_order(tmp_path):
     assert paths(bank, "ledger", doc_kind="adr") == ["adr/ledger.md"]
     assert paths(bank, "ledger", layer="decision") == ["adr/ledger.md"]
     assert paths(bank, "ledger", status="draft") == ["adr/ledger.md"]
-    assert paths(bank, "ledger", doc_kind="nothing") == []
+    with pytest.raises(BankError, match="Unknown doc_kind 'nothing'"):  # a value nothing could match
+        paths(bank, "ledger", doc_kind="nothing")
 
 
 @pytest.mark.parametrize("kwargs, message", [({"question": "  "}, "Question is empty"),
