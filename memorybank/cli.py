@@ -8,6 +8,7 @@ only when serving, because importing it costs ~0.4 s of cold start.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -340,6 +341,37 @@ def _surface(root: str, opts: dict[str, Any], as_json: bool) -> None:
         click.echo(render(result, server.mode))
 
 
+_CLI_FLAGS = {"bank_route": "--route", "bank_search": "--search", "bank_read": "--read", "bank_graph": "--graph",
+              "bank_changed": "--changed", "bank_validate": "--validate", "bank_drift": "--drift",
+              "bank_guard": "--guard", "bank_create": "--create", "bank_promote": "--promote",
+              "bank_discard": "--discard", "bank_list_inbox": "--list-inbox", "bank_init": "--init",
+              "bank_materialize_flows": "--materialize-flows"}
+_MCP_ONLY = ("bank_edit", "bank_update_section", "bank_set_status", "bank_set_field", "bank_set_list")
+_TOOL_NAME = re.compile(r"\b(?:([Cc]all) )?(" + "|".join(sorted([*_CLI_FLAGS, *_MCP_ONLY], key=len, reverse=True))
+                        + r")\b")
+_FORCE = re.compile(r"\b([Pp]ass|[Uu]se) force\b")
+
+
+def for_cli(message: str) -> str:
+    """A capability's refusal in the CLI's words: tool names become flags, `force` becomes `--force`.
+
+    Capabilities speak MCP (their messages are read by agents); a tool the CLI has no flag for is
+    named as an MCP tool, so the fix stays one the reader can act on.
+    """
+    def flag(match: re.Match[str]) -> str:
+        call, name = match.groups()
+        if name not in _CLI_FLAGS:
+            return match.group()
+        return f"{'run' if call == 'call' else 'Run'} {_CLI_FLAGS[name]}" if call else _CLI_FLAGS[name]
+
+    text = _TOOL_NAME.sub(flag, message)
+    text = _FORCE.sub(lambda m: f"{m.group(1)} --force", text)
+    others = sorted({name for name in _MCP_ONLY if re.search(rf"\b{name}\b", text)})
+    if others:
+        text += f" ({', '.join(others)}: MCP tools, served without an action flag)"
+    return text
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: one-line usage errors (exit 2), refusals on stderr (exit 1)."""
     try:
@@ -353,7 +385,7 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         sys.exit(130)
     except BankError as exc:
-        click.echo(f"{PROG}: {clip(exc.message)}", err=True)
+        click.echo(f"{PROG}: {for_cli(clip(exc.message))}", err=True)
         sys.exit(1)
 
 

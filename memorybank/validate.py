@@ -44,7 +44,8 @@ def _invalid_frontmatter(bank: Bank) -> Iterator[Finding]:
             message = (f"Frontmatter YAML does not parse ({doc.parse_error}); values were recovered line by line. "
                        "Quote values that contain `: ` (e.g. purpose: \"a: b\").")
         else:
-            message = f"{doc.parse_error[0].upper()}{doc.parse_error[1:]}. Re-save the file as UTF-8 text."
+            error = doc.parse_error.rstrip(".?!")
+            message = f"{error[0].upper()}{error[1:]}. Re-save the file as UTF-8 text."
             if "never closed" in doc.parse_error:
                 message = f"Frontmatter {doc.parse_error}. Add the closing `---` line."
         yield Finding("error", "invalid-frontmatter", path, message, doc.error_line)
@@ -195,11 +196,19 @@ def _unregistered(bank: Bank) -> Iterator[Finding]:
         doc = bank.docs[path]
         if doc.is_index or doc.in_inbox or bank.registered_in.get(path):
             continue
-        folder = doc.folder
-        index = f"{folder}/README.md" if folder else "README.md"
+        index = _nearest_index(bank, doc.folder)
         yield Finding("warning", "unregistered-doc", path,
                       f"No index links to this document. Add an entry to {index} (bank_create registers "
                       "automatically).", None)
+
+
+def _nearest_index(bank: Bank, folder: str) -> str:
+    """The README.md of the folder, or of its nearest parent that has one (the root's at worst)."""
+    while folder:
+        if f"{folder}/README.md" in bank.docs:
+            return f"{folder}/README.md"
+        folder = folder.rpartition("/")[0]
+    return "README.md"
 
 
 def _resolves(bank: Bank, doc: Doc, raw: str) -> bool:

@@ -132,3 +132,13 @@ def test_cli_actions_do_not_import_mcp_or_gitpython():
             "print('mcp' in sys.modules, 'git' in sys.modules, file=sys.stderr)\n")
     proc = subprocess.run([sys.executable, "-c", code, str(FIXTURE)], capture_output=True, text=True)
     assert proc.stderr.strip().splitlines()[-1] == "False False"
+
+
+def test_refusals_speak_the_clis_flags():
+    # Capabilities name MCP tools and parameters; on the command line those become flags.
+    init = run_cli("--root", str(FIXTURE), "--init", "X")
+    assert init.returncode == 1 and "Use --force to add the starter files" in init.stderr
+    create = run_cli("--root", str(FIXTURE), "--create", "domain/tax.md", "--kind", "domain", "--title", "T",
+                     "--purpose", "P.", "--dry-run")
+    assert create.returncode == 1
+    assert "(bank_edit, bank_update_section: MCP tools, served without an action flag)" in create.stderr

@@ -106,3 +106,15 @@ def test_unresolved_rule_reference_spares_template_names_and_ambiguous_names(tmp
         "README.md": "[a](a.md) [1](x/dup.md) [2](y/dup.md) [o](x/one.md) [p](dna/principles.md) [r](dna/rules.md)\n"})
     found = validate(bank, rule="unresolved-rule-reference")["findings"]
     assert [f["message"].split(",")[0] for f in found] == ["Prose says a rule lives in `gone.md`"]
+
+
+def test_unregistered_doc_names_the_nearest_index_that_exists(tmp_path):
+    # The fix used to name engineering/deep/nested/README.md, a file that does not exist.
+    root = write_bank(tmp_path / "bank", {
+        "README.md": doc(title="Root", doc_function="index", body="- [Eng](engineering/README.md)\n"),
+        "engineering/README.md": doc(title="Eng", doc_function="index"),
+        "engineering/deep/nested/thing.md": doc(title="Thing"),
+    })
+    found = [f for f in validate(Bank(root))["findings"] if f["rule"] == "unregistered-doc"]
+    assert [f["path"] for f in found] == ["engineering/deep/nested/thing.md"]
+    assert "Add an entry to engineering/README.md" in found[0]["message"]
