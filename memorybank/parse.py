@@ -55,8 +55,52 @@ Yaml12Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
 
 
 def load_yaml(text: str) -> Any:
-    """Load one YAML document with the YAML 1.2 typing above (raises `yaml.YAMLError`)."""
-    return yaml.load(text, Loader=Yaml12Loader)  # noqa: S506 - a safe loader subclass
+    """Load one YAML document with the YAML 1.2 typing above (raises `yaml.YAMLError`).
+
+    Aliases are checked when the text uses any: an alias inside its own anchor (`k: &x [1, *x]`)
+    builds a structure that contains itself, and nested aliases can expand exponentially (a
+    "billion laughs" header). Every later walk (JSON output, comparisons, writers) would run forever
+    on either, so both are refused as YAML errors and the document is read leniently like any
+    other unparsable header.
+    """
+    value = yaml.load(text, Loader=Yaml12Loader)  # noqa: S506 - a safe loader subclass
+    if "*" in text:
+        _check_aliases(value)
+    return value
+
+
+ALIAS_EXPANSION_LIMIT = 100_000
+
+
+def _check_aliases(root: Any) -> None:
+    """Refuse a loaded value that contains itself or expands past `ALIAS_EXPANSION_LIMIT` values.
+
+    Iterative (headers may nest thousands deep); sizes are memoised per container, so shared
+    aliases are counted as often as they expand but walked once.
+    """
+    size: dict[int, int] = {}
+    open_ids: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if not isinstance(node, (dict, list)):
+            continue
+        key = id(node)
+        items = list(node.values()) if isinstance(node, dict) else node
+        if done:
+            open_ids.discard(key)
+            total = 1 + sum(size.get(id(i), 1) for i in items)
+            if total > ALIAS_EXPANSION_LIMIT:
+                raise yaml.YAMLError(f"YAML aliases expand past {ALIAS_EXPANSION_LIMIT:,} values")
+            size[key] = total
+            continue
+        if key in size:
+            continue
+        if key in open_ids:
+            raise yaml.YAMLError("a YAML alias refers to its own anchor (a structure that contains itself)")
+        open_ids.add(key)
+        stack.append((node, True))
+        stack.extend((item, False) for item in items if isinstance(item, (dict, list)) and id(item) not in size)
 
 
 _FAST_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(.*))?$")
@@ -353,6 +397,7 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
                    layer_map: Mapping[str, str] | None = None) -> Doc:
     """Parse raw file bytes into a `Doc`. Never raises on content: problems land in `parse_error`."""
     errors: list[str] = []
+    bad_line = 1  # where the first error is: the first byte that is not UTF-8, else line 1
     size = len(data)
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
@@ -360,7 +405,8 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         text = data.decode("utf-8", errors="replace")
-        errors.append(f"not valid UTF-8 (byte {exc.start}); decoded with replacement characters")
+        bad_line = data.count(b"\n", 0, exc.start) + 1
+        errors.append(f"not valid UTF-8 (byte {exc.start}, line {bad_line}); decoded with replacement characters")
     if "\x00" in text:
         errors.append("contains NUL bytes; is this a binary file?")
     newline = "\r\n" if "\r\n" in text[:4096] else "\n"
@@ -438,5 +484,5 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         h1=h1,
         newline=newline,
         key_lines=key_lines,
-        error_line=error_line if error_line is not None else (1 if errors else None),
+        error_line=error_line if error_line is not None else (bad_line if errors else None),
     )

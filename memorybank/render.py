@@ -56,7 +56,7 @@ def stats(result: dict[str, Any], style: Style = plain) -> str:
         lines.append(f"no header   {len(result['no_frontmatter'])}: " + ", ".join(result["no_frontmatter"][:10]) +
                      (" …" if len(result["no_frontmatter"]) > 10 else ""))
     for item in result["skipped"]:
-        lines.append(f"skipped     {item['path']} ({item['reason']})")
+        lines.append(f"skipped     {item['path']}: {item['reason']}")
     return "\n".join(lines)
 
 
