@@ -215,3 +215,19 @@ def test_a_server_start_finishes_a_killed_commit_and_removes_stale_temps(bank):
     session = Session(bank.root)  # a clean bank: the start takes no lock and creates no file
     session.close()
     assert not (bank.root / LOCK_NAME).exists()
+
+
+LOOSE = "# Loose note\n\nSome text.\n"
+OPEN = "---\ntitle: Open\n\nSome text.\n"
+
+
+@pytest.mark.parametrize("rel, text, find, replace", [
+    ("product/loose.md", LOOSE, "# Loose note", "---\ntitle: Loose\ncanonical_for: [audience]\n---\n# Loose note"),
+    ("product/loose.md", LOOSE, "# Loose note", "---\n# Loose note"),
+    ("product/open.md", OPEN, "Some text.", "---\nSome text."),
+    (V, None, "# Vision", "---\nstatus: archived\n---\n# Vision"),
+], ids=["adds-block", "adds-opener", "closes-opener", "body-starts-with-dashes"])
+def test_an_edit_can_never_create_or_change_frontmatter(tmp_path, rel, text, find, replace):
+    # §10.2: a block written through edit skipped every gate (ssot-conflict, missing-derived-from, no warning).
+    bank = make_bank(tmp_path / "bank", {rel: text} if text else None)
+    refused(bank, lambda: edit(bank, path=rel, find=find, replace=replace), "frontmatter", "bank_set_field")

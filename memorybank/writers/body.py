@@ -20,13 +20,38 @@ def _native(text: str, newline: str) -> str:
     return text.replace("\n", "\r\n") if newline == "\r\n" else text
 
 
+def _header(text: Text) -> tuple[str, ...] | None:
+    """The frontmatter block as exact lines (None when there is none; an unclosed opener counts as one)."""
+    close = text.frontmatter_close()
+    if close is not None:
+        return tuple(text.lines[:close + 1])
+    return ("---",) if text.lines and text.content(0).rstrip() == "---" else None
+
+
+def _body_opens_block(text: Text) -> bool:
+    """Whether the first body line is a `---` line (read as a frontmatter opener by some tools)."""
+    close = text.frontmatter_close()
+    first = close + 1 if close is not None else 0
+    return first < len(text.lines) and text.content(first).rstrip() == "---"
+
+
+def _keeps_frontmatter(path: str, before: Text, after: Text) -> None:
+    """Refuse an edit after which the frontmatter block differs (bytes, presence) or the body starts with `---`."""
+    if _header(before) != _header(after) or (_body_opens_block(after) and not _body_opens_block(before)):
+        raise refuse("frontmatter", f"this edit would create or change the frontmatter of {path}; bank_edit "
+                     "changes body text only.", "Change metadata with bank_set_field, bank_set_list or "
+                     "bank_set_status, and keep `---` off the body's first line.")
+
+
 def edit(bank: Bank, path: str, find: str, replace: str, section: str | None = None,
          dry_run: bool = False) -> dict[str, Any]:
     """Replace exactly one occurrence of `find` in the body (optionally inside one `## ` section).
 
-    The frontmatter is out of reach. `find`/`replace` written with LF match a CRLF file (and keep it
-    CRLF). Returns `{path, line, context, changed, …}`: the 1-based line where the change starts and
-    a few lines of the result around it.
+    The frontmatter is out of reach: an edit after which the block's bytes (or its absence) differ
+    is refused, and so is one that puts a `---` line first in the body (it would open a block in a
+    file without one). `find`/`replace` written with LF match a CRLF file (and keep it CRLF).
+    Returns `{path, line, context, changed, …}`: the 1-based line where the change starts and a
+    few lines of the result around it.
     """
     warnings: list[str] = []
     with writing(bank, dry_run) as tx:
@@ -64,6 +89,7 @@ def edit(bank: Bank, path: str, find: str, replace: str, section: str | None = N
         rebuilt = head + swap + region[offset + len(needle):] + "".join(text.lines[last:])
         changed = needle != swap
         new = Text.from_text(rebuilt, text.bom, text.newline)
+        _keeps_frontmatter(doc.path, text, new)
         line = head.count("\n") + 1
         span = swap.count("\n")
         lo, hi = max(line - 1 - CONTEXT_LINES, 0), min(line + span + CONTEXT_LINES, len(new.lines))
