@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from writekit import assert_clean, findings, make_bank, read, refused
+from writekit import PRODUCT_INDEX, assert_clean, findings, make_bank, read, refused
 
 from memorybank.writers import create, discard, edit, init, promote, set_field, set_list, update_section
 
@@ -231,3 +231,62 @@ def test_an_edit_can_never_create_or_change_frontmatter(tmp_path, rel, text, fin
     # §10.2: a block written through edit skipped every gate (ssot-conflict, missing-derived-from, no warning).
     bank = make_bank(tmp_path / "bank", {rel: text} if text else None)
     refused(bank, lambda: edit(bank, path=rel, find=find, replace=replace), "frontmatter", "bank_set_field")
+
+
+def _index(title: str, entries: str) -> str:
+    return (f"---\ntitle: {title}\ndoc_kind: product\ndoc_function: index\npurpose: Index of {title.lower()}.\n"
+            f"derived_from:\n  - ../README.md\nstatus: active\n---\n# {title}\n\n{entries}")
+
+
+STYLED = {
+    "table/README.md": _index("Table", "| Document | Read when |\n|---|---|\n| [Vision](../product/vision.md) | "
+                                        "Who the product serves and why. |\n"),
+    "numbered/README.md": _index("Numbered", "1. [Vision](../product/vision.md) — Who the product serves and why.\n"),
+    "product/README.md": PRODUCT_INDEX,
+}
+ODD_TITLES = ["A | B", "X | [y]", "a [b] c", "back\\slash", "tick `code` here", "a `x|y` b", "end\\|", "all |[]\\`"]
+
+
+@pytest.mark.parametrize("index", sorted(STYLED))
+@pytest.mark.parametrize("title", ODD_TITLES)
+def test_an_odd_title_gets_one_whole_index_entry_that_follows_its_renames(tmp_path, index, title):
+    # §10.5: `|` split a table row, and the entry of `X | [y]` was never found again when the title changed.
+    from memorybank.writers.registry import _cells
+
+    bank = make_bank(tmp_path / "bank", STYLED)
+    folder = index.split("/")[0]
+    doc = f"{folder}/odd.md"
+    out = create(bank, path=doc, doc_kind="product", title=title, purpose="Odd | title.", derived_from=UP)
+    assert out["registered_in"] == index
+    row = read(bank, index).splitlines()[-1]
+    if folder == "table":
+        assert len(_cells(row)) == 2, row
+    create(bank, path=f"{folder}/next.md", doc_kind="product", title="Next", purpose="Next one.", derived_from=UP)
+    assert "[Next](next.md)" in read(bank, index)
+    assert_clean(bank)
+    out = set_field(bank, path=doc, field="title", value="Z | [w]")
+    assert out["indexes"] == [index]
+    text = read(bank, index)
+    assert "](odd.md)" in text and title not in text.replace("Odd | title.", "").replace("Odd \\| title.", "")
+    out = set_field(bank, path=doc, field="title", value="Plain")
+    assert out["indexes"] == [index] and "[Plain](odd.md)" in read(bank, index)
+    assert_clean(bank)
+
+
+def test_a_table_row_written_before_pipes_were_escaped_is_still_found(tmp_path):
+    # Rows written by the earlier writers kept `|` bare in the link text; a rename must still reach them.
+    bank = make_bank(tmp_path / "bank", dict(STYLED, **{
+        "table/old.md": "---\ntitle: X | [y]\ndoc_kind: product\ndoc_function: canonical\npurpose: Old.\n"
+                        "derived_from:\n  - ../dna/principles.md\nstatus: draft\n---\n# X | \\[y\\]\n"}))
+    with open(bank.root / "table/README.md", "a") as handle:
+        handle.write("| [X | \\[y\\]](old.md) | Old. |\n")
+    out = set_field(bank, path="table/old.md", field="title", value="Z")
+    assert out["indexes"] == ["table/README.md"]
+    assert read(bank, "table/README.md").endswith("| [Z](old.md) | Old. |\n")
+    assert read(bank, "table/old.md").endswith("# Z\n")
+
+
+def test_a_new_path_with_a_pipe_is_refused(bank):
+    # A `|` in the link target splits a table row; escaping it would change the target the parsers read.
+    refused(bank, lambda: create(bank, path="product/a|b.md", doc_kind="product", title="T", purpose="P.",
+                                 derived_from=UP), "`|`")

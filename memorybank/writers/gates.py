@@ -19,7 +19,7 @@ from ..records import Doc
 
 LIST_FIELDS = ("derived_from", "canonical_for", "must_not_define", "anchors")
 SIMILAR = 0.9
-_UNSAFE_NAME = re.compile(r"[\s()\[\]<>]")
+_UNSAFE_NAME = re.compile(r"[\s()\[\]<>|]")
 
 
 def refuse(gate: str, reason: str, fix: str) -> BankError:
@@ -70,7 +70,7 @@ def new_path(bank: Bank, raw: str) -> str:
         raise refuse("path", f"{path} has a hidden or skipped folder, so the bank would never see it.",
                      "Choose a path without `.`-names, node_modules, __pycache__ or dist.")
     if _UNSAFE_NAME.search(path):
-        raise refuse("path", f"{path} has spaces, brackets or parentheses, which index links cannot carry.",
+        raise refuse("path", f"{path} has spaces, brackets, parentheses or `|`, which index links cannot carry.",
                      "Use hyphens instead, e.g. `adr/ADR-002-cache-policy.md`.")
     target = bank.root / path
     if path in bank.docs or target.exists() or target.is_symlink():
