@@ -8,6 +8,7 @@ import os
 import pytest
 from writekit import PRODUCT_INDEX, assert_clean, findings, make_bank, read, refused
 
+from memorybank.bank import Bank
 from memorybank.writers import create, discard, edit, init, promote, set_field, set_list, update_section
 
 V = "product/vision.md"
@@ -290,3 +291,44 @@ def test_a_new_path_with_a_pipe_is_refused(bank):
     # A `|` in the link target splits a table row; escaping it would change the target the parsers read.
     refused(bank, lambda: create(bank, path="product/a|b.md", doc_kind="product", title="T", purpose="P.",
                                  derived_from=UP), "`|`")
+
+
+def test_the_discard_log_carries_only_a_doc_function_dna_declares(tmp_path, fixture_copy):
+    # fixture-bank declares no `log`: the new _inbox/DISCARDED.md became an unknown-enum-value finding.
+    bank = Bank(fixture_copy)
+    before = findings(bank)
+    create(bank, path="n.md", doc_kind="note", title="Note", purpose="A note.", inbox=True)
+    assert discard(bank, path="_inbox/n.md", reason="Not needed.")["warnings"] == []
+    assert findings(bank) == before
+    assert "doc_function" not in read(bank, "_inbox/DISCARDED.md")
+    declared = make_bank(tmp_path / "declared")  # this contract declares `log`: the log says what it is
+    create(declared, path="n.md", doc_kind="note", title="Note", purpose="A note.", inbox=True)
+    discard(declared, path="_inbox/n.md", reason="Not needed.")
+    assert "doc_function: log" in read(declared, "_inbox/DISCARDED.md")
+    assert_clean(declared)
+
+
+def test_the_discard_log_refusal_points_at_a_list_that_exists(bank):
+    create(bank, path="n.md", doc_kind="note", title="Note", purpose="A note.", inbox=True)
+    discard(bank, path="_inbox/n.md", reason="Not needed.")
+    refused(bank, lambda: discard(bank, path="_inbox/DISCARDED.md", reason="x"), "memorybank://inbox", "--list-inbox")
+
+
+def test_every_tool_name_the_package_mentions_is_a_real_tool():
+    # A refusal sent models to `bank_list_inbox`, which was never a tool.
+    import ast
+    import re
+    from pathlib import Path
+
+    import memorybank
+    from memorybank.server.tools import BY_NAME
+
+    named: dict[str, str] = {}
+    for source in sorted(Path(memorybank.__file__).parent.rglob("*.py")):
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        keys = {id(k) for node in ast.walk(tree) if isinstance(node, ast.Dict) for k in node.keys}
+        for node in ast.walk(tree):  # dict keys are lookup tables (the CLI's name → flag map), not messages
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in keys:
+                for name in re.findall(r"(?<![\w.])bank_[a-z_]+\b", node.value):
+                    named.setdefault(name, source.name)
+    assert {n: f for n, f in named.items() if n not in BY_NAME} == {}
