@@ -332,3 +332,15 @@ def test_every_tool_name_the_package_mentions_is_a_real_tool():
                 for name in re.findall(r"(?<![\w.])bank_[a-z_]+\b", node.value):
                     named.setdefault(name, source.name)
     assert {n: f for n, f in named.items() if n not in BY_NAME} == {}
+
+
+def test_an_edit_that_adds_a_link_to_a_missing_document_warns_and_names_it(bank):
+    # The new entry became a dangling-index-entry finding while the call returned no warning.
+    line = "- [Vision](vision.md) — Who the product serves and why."
+    out = edit(bank, path="product/README.md", find=line, replace=line + "\n- [Ghost](ghost.md) — Not there.")
+    assert len(out["warnings"]) == 1 and "ghost.md (product/ghost.md)" in out["warnings"][0]
+    assert [f["rule"] for f in findings(bank)] == ["dangling-index-entry"]
+    out = update_section(bank, path=V, section="Goals", content="See [the index](README.md) and [x](../no/x.md).")
+    assert len(out["warnings"]) == 1 and "../no/x.md (no/x.md)" in out["warnings"][0]
+    out = edit(bank, path=V, find="Teams that write things down.", replace="Teams, see [vision](vision.md).")
+    assert out["warnings"] == []
