@@ -344,3 +344,15 @@ def test_an_edit_that_adds_a_link_to_a_missing_document_warns_and_names_it(bank)
     assert len(out["warnings"]) == 1 and "../no/x.md (no/x.md)" in out["warnings"][0]
     out = edit(bank, path=V, find="Teams that write things down.", replace="Teams, see [vision](vision.md).")
     assert out["warnings"] == []
+
+
+@pytest.mark.parametrize("field", ["---", "a: b", "#x", "-lead", "1st", "a b", "a.b", "ключ"])
+def test_set_field_refuses_a_field_name_that_is_not_a_plain_yaml_key(bank, field):
+    # `---` was written as a `---: x` line, a second block delimiter inside the header.
+    refused(bank, lambda: set_field(bank, path=V, field=field, value="x"), "not a plain frontmatter key", "letters")
+
+
+@pytest.mark.parametrize("field", ["owner", "_private", "review-by", "v2"])
+def test_set_field_takes_a_plain_yaml_key(bank, field):
+    assert set_field(bank, path=V, field=field, value="x")["changed"]
+    assert_clean(bank)

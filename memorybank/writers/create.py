@@ -14,6 +14,7 @@ from .frontmatter import render_frontmatter
 from .gates import (
     as_list,
     enum_warnings,
+    frontmatter_key,
     keys,
     near_duplicates,
     new_path,
@@ -33,7 +34,6 @@ GOVERNED = ("title", "doc_kind", "doc_function", "purpose", "derived_from", "can
             "anchors", "status", "template_for", "template_target_path")
 INBOX = "_inbox/"
 DISCARD_LOG = "_inbox/DISCARDED.md"
-_KEY = re.compile(r"^[A-Za-z_][\w-]*$")
 _H1 = re.compile(r"^ {0,3}#[ \t]+\S")
 
 
@@ -95,8 +95,7 @@ def check_extra(extra: dict[str, Any] | None) -> dict[str, Any]:
     if not isinstance(extra, dict):
         raise refuse("extra", "`extra` must be a mapping of frontmatter keys to values.", "Pass {key: value}.")
     for key in extra:
-        if not isinstance(key, str) or not _KEY.match(key):
-            raise refuse("extra", f"{key!r} is not a frontmatter key.", "Use letters, digits, `_` or `-`.")
+        frontmatter_key("extra", key)
         if key in GOVERNED:
             raise refuse("extra", f"`{key}` is a governed key and cannot be set through extra.",
                          f"Pass it as its own parameter ({key}).")

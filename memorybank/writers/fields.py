@@ -17,6 +17,7 @@ from .gates import (
     LIST_FIELDS,
     as_list,
     declared,
+    frontmatter_key,
     keys,
     no_cycle,
     not_forbidden,
@@ -96,7 +97,7 @@ def set_field(bank: Bank, path: str, field: str, value: Any, dry_run: bool = Fal
     with writing(bank, dry_run) as tx:
         doc = bank.doc(path)
         template_guard(doc)
-        field = one_line("field", field)
+        field = frontmatter_key("field", one_line("field", field))
         if field == "status":
             raise refuse("field", "status has its own gates.", "Use bank_set_status.")
         if field in ("doc_kind", "doc_function"):

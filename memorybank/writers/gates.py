@@ -20,6 +20,7 @@ from ..records import Doc
 LIST_FIELDS = ("derived_from", "canonical_for", "must_not_define", "anchors")
 SIMILAR = 0.9
 _UNSAFE_NAME = re.compile(r"[\s()\[\]<>|]")
+_KEY = re.compile(r"[A-Za-z_][\w-]*")
 
 
 def refuse(gate: str, reason: str, fix: str) -> BankError:
@@ -46,6 +47,18 @@ def one_line(name: str, value: Any, gate: str | None = None) -> str:
     if "\n" in text or "\r" in text:
         raise refuse(gate or name, f"`{name}` spans several lines.", f"Give `{name}` as one line.")
     return no_nul(name, text, gate)
+
+
+def frontmatter_key(name: str, key: Any) -> str:
+    """A frontmatter key the caller names: letters, digits, `_` or `-`, an ASCII letter or `_` first.
+
+    Anything else (`---`, `a: b`, `#x`) would break or reshape the YAML block when written as
+    `key: value`. The first character is ASCII because the header line editor finds keys that way.
+    """
+    if not isinstance(key, str) or not _KEY.fullmatch(key):
+        raise refuse(name, f"{key!r} is not a plain frontmatter key.",
+                     "Use letters, digits, `_` or `-`, starting with a letter or `_` (e.g. `owner`).")
+    return key
 
 
 def as_list(value: Any, name: str) -> list[Any]:
