@@ -356,3 +356,15 @@ def test_set_field_refuses_a_field_name_that_is_not_a_plain_yaml_key(bank, field
 def test_set_field_takes_a_plain_yaml_key(bank, field):
     assert set_field(bank, path=V, field=field, value="x")["changed"]
     assert_clean(bank)
+
+
+@pytest.mark.parametrize("separator, code", [("\u2028", "U+2028"), ("\u2029", "U+2029"), ("\x85", "U+0085")])
+@pytest.mark.parametrize("call", [
+    lambda b, s: create(b, path="adr/ADR-009.md", doc_kind="adr", title=f"T{s}x", purpose="P.", derived_from=UP),
+    lambda b, s: create(b, path="adr/ADR-009.md", doc_kind="adr", title="T", purpose=f"P{s}x", derived_from=UP),
+    lambda b, s: set_field(b, path=V, field="purpose", value=f"Who{s}and why."),
+    lambda b, s: set_list(b, path=V, field="canonical_for", add=[f"key{s}two"]),
+], ids=["create-title", "create-purpose", "set_field", "set_list"])
+def test_a_line_separator_is_a_line_break_to_the_one_line_gate(bank, call, separator, code):
+    # They passed as "one line" and landed inside index entries, where editors break the line.
+    refused(bank, lambda: call(bank, separator), code, "one line")

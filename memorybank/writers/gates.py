@@ -21,6 +21,8 @@ LIST_FIELDS = ("derived_from", "canonical_for", "must_not_define", "anchors")
 SIMILAR = 0.9
 _UNSAFE_NAME = re.compile(r"[\s()\[\]<>|]")
 _KEY = re.compile(r"[A-Za-z_][\w-]*")
+_BREAKS = {"\u0085": "U+0085 (NEXT LINE)", "\u2028": "U+2028 (LINE SEPARATOR)",
+           "\u2029": "U+2029 (PARAGRAPH SEPARATOR)"}
 
 
 def refuse(gate: str, reason: str, fix: str) -> BankError:
@@ -39,13 +41,17 @@ def one_line(name: str, value: Any, gate: str | None = None) -> str:
     """A required single-line text input, trimmed; refuses blank and multi-line values and NUL characters.
 
     The value may reach a markdown body (index entries repeat titles and purposes), where YAML
-    escaping does not protect it.
+    escaping does not protect it. U+0085, U+2028 and U+2029 count as line breaks (YAML's own).
     """
     text = "" if value is None else str(value).strip()
     if not text:
         raise refuse(gate or name, f"`{name}` is empty.", f"Give a one-line {name}.")
     if "\n" in text or "\r" in text:
         raise refuse(gate or name, f"`{name}` spans several lines.", f"Give `{name}` as one line.")
+    for char, label in _BREAKS.items():
+        if char in text:
+            raise refuse(gate or name, f"`{name}` contains {label}, which YAML and editors read as a line break.",
+                         f"Replace it with a space to give `{name}` as one line.")
     return no_nul(name, text, gate)
 
 
