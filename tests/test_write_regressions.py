@@ -368,3 +368,31 @@ def test_set_field_takes_a_plain_yaml_key(bank, field):
 def test_a_line_separator_is_a_line_break_to_the_one_line_gate(bank, call, separator, code):
     # They passed as "one line" and landed inside index entries, where editors break the line.
     refused(bank, lambda: call(bank, separator), code, "one line")
+
+
+def test_an_anchor_drift_and_delivery_cannot_check_is_a_warning(tmp_path):
+    # `../../../../etc/passwd` was taken silently; drift then listed it as missing on every run.
+    from gitrepo import Repo
+
+    from memorybank.drift import drift
+
+    repo = Repo(tmp_path / "proj")
+    bank = make_bank(repo.path / "memory_bank")
+    repo.write("src/x.py", "x = 1\n")
+    out = set_list(bank, path=V, field="anchors", add=["../../../../etc/passwd", "src/"])
+    assert len(out["warnings"]) == 1 and "../../../../etc/passwd leaves the repository" in out["warnings"][0]
+    out = create(bank, path="adr/ADR-009.md", doc_kind="adr", title="Nine", purpose="Ninth.", derived_from=UP,
+                 anchors=[str(repo.path / "src/x.py"), "/etc/passwd", "a/../src/x.py"])
+    warned = [w for w in out["warnings"] if w.startswith("anchor ")]
+    assert len(warned) == 2 and "`src/x.py`" in warned[0] and "/etc/passwd is outside the repository" in warned[1]
+    assert warned[0].startswith(f"anchor {repo.path / 'src/x.py'} is absolute")
+    assert_clean(bank)
+    repo.commit("all", "2026-01-10T12:00:00Z")
+    missing = {(m["path"], m["anchor"]) for m in drift(bank)["missing"]}
+    assert missing == {(V, "../../../../etc/passwd"), ("adr/ADR-009.md", "/etc/passwd")}
+
+
+def test_an_absolute_anchor_outside_git_is_a_warning(bank):
+    out = set_list(bank, path=V, field="anchors", add=["/srv/app/x.py"])
+    assert out["warnings"] == ["anchor /srv/app/x.py is absolute: delivery reports it as missing. Give it relative "
+                               "to the repository top."]

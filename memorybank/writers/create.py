@@ -12,6 +12,7 @@ from ..placeholder import placeholders
 from .files import INPUT_LIMIT, Text, read_input_file
 from .frontmatter import render_frontmatter
 from .gates import (
+    anchors_list,
     as_list,
     enum_warnings,
     frontmatter_key,
@@ -65,17 +66,6 @@ def _flat(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "\n".join(_flat(v) for v in value)
     return value if isinstance(value, str) else ""
-
-
-def anchors_list(items: list[Any]) -> list[str]:
-    out = []
-    for item in items:
-        anchor = one_line("anchors item", item, "anchors").replace("\\", "/")
-        while anchor.startswith("./"):
-            anchor = anchor[2:]
-        if anchor not in out:
-            out.append(anchor)
-    return out
 
 
 def check_body(body: str | None, body_file: str | None, name: str = "body") -> str | None:
@@ -147,7 +137,7 @@ def create(bank: Bank, path: str, doc_kind: str, title: str, purpose: str, deriv
                             f"Update it instead of creating a second home for the same fact?")
         given = check_body(body, body_file)
         more = check_extra(extra)
-        anchor_items = anchors_list(as_list(anchors, "anchors"))
+        anchor_items = anchors_list(bank, as_list(anchors, "anchors"), warnings)
 
         template = None if inbox else find_template(bank, doc_kind, target)
         t_meta: dict[str, Any] = {}

@@ -10,11 +10,12 @@ from ..errors import BankError
 from ..headings import scan_headings
 from ..parse import text_of
 from ..paths import resolve_from
-from .create import anchors_list, heading
+from .create import heading
 from .frontmatter import read_block, remove_key, set_scalar
 from .frontmatter import set_list as write_list
 from .gates import (
     LIST_FIELDS,
+    anchors_list,
     as_list,
     declared,
     frontmatter_key,
@@ -219,7 +220,7 @@ def set_list(bank: Bank, path: str, field: str, add: Any = None, remove: Any = N
                 raise refuse("derived_from", f"{doc.path} is active and would have no derived_from left.",
                              "Add its new upstream in the same call, or set it to draft first.")
         else:
-            new = anchors_list(adds) if field == "anchors" else keys(field, adds)
+            new = anchors_list(bank, adds, warnings) if field == "anchors" else keys(field, adds)
             present = [text_of(i) for i in items]
             for item in new:
                 if item in present:

@@ -6,13 +6,17 @@ the fix. Writers call them in the order §10.1 lists.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..bank import SKIP_NAMES, Bank
+from ..drift import repo_path
 from ..errors import BankError
+from ..gitutil import bank_top
 from ..lang import Lexicon, lexicon_for
 from ..paths import resolve_from
 from ..records import Doc
@@ -100,6 +104,41 @@ def new_path(bank: Bank, raw: str) -> str:
         if prefix.exists() and not prefix.is_dir():
             raise refuse("path", f"{'/'.join(parts[:i])} is a file, not a folder.", "Choose another folder.")
     return path
+
+
+def anchors_list(bank: Bank, items: list[Any], warnings: list[str]) -> list[str]:
+    """Anchors as one-line repo-relative paths (`\\` → `/`, `./` dropped, de-duplicated in order).
+
+    Read the way drift reads them (relative to the git top): one that climbs out of the repository
+    is a warning, not a refusal (drift reports it as missing, delivery never scopes to it), and so
+    is an absolute one, which delivery reports as missing. The git top is only asked for when an
+    anchor is absolute.
+    """
+    out = []
+    top: Path | None = None
+    for item in items:
+        anchor = one_line("anchors item", item, "anchors").replace("\\", "/")
+        while anchor.startswith("./"):
+            anchor = anchor[2:]
+        if anchor in out:
+            continue
+        out.append(anchor)
+        if os.path.isabs(anchor):
+            top = top or bank_top(bank)
+            rel = repo_path(top, anchor) if top is not None else None
+            if top is None:
+                warnings.append(f"anchor {anchor} is absolute: delivery reports it as missing. Give it relative to "
+                                "the repository top.")
+            elif rel is None:
+                warnings.append(f"anchor {anchor} is outside the repository: drift and delivery report it as missing. "
+                                "Give a path relative to the repository top, e.g. `src/billing/`.")
+            else:
+                warnings.append(f"anchor {anchor} is absolute: delivery reports it as missing. Give it relative to "
+                                f"the repository top: `{rel or '.'}`.")
+        elif repo_path(Path("."), anchor) is None:
+            warnings.append(f"anchor {anchor} leaves the repository: drift reports it as missing and delivery never "
+                            "scopes to it. Give a path relative to the repository top, e.g. `src/billing/`.")
+    return out
 
 
 def resolve_edge(bank: Bank, doc_path: str, item: Any, warnings: list[str]) -> tuple[Any, str]:

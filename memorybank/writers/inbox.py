@@ -9,10 +9,11 @@ from typing import Any
 from ..bank import Bank
 from ..headings import scan_headings
 from ..records import Doc
-from .create import DISCARD_LOG, GOVERNED, INBOX, anchors_list, heading
+from .create import DISCARD_LOG, GOVERNED, INBOX, heading
 from .files import Text
 from .frontmatter import render_frontmatter
 from .gates import (
+    anchors_list,
     as_list,
     enum_warnings,
     keys,
@@ -97,7 +98,7 @@ def promote(bank: Bank, path: str, to: str, doc_kind: str | None = None, title: 
         function = note.doc_function
         meta["doc_function"] = function if function and function not in ("template", "log", "index") else "canonical"
         meta["purpose"] = purpose
-        anchors = anchors_list(list(note.anchors))
+        anchors = anchors_list(bank, list(note.anchors), warnings)
         for name, value in (("derived_from", edges), ("canonical_for", canonical), ("must_not_define", must_not),
                             ("anchors", anchors)):
             if value:
