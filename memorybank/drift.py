@@ -89,7 +89,7 @@ def drift(bank: Bank, threshold_days: int = 90, scope: str | None = None, files:
         for raw in doc.anchors:
             if raw in anchors:
                 continue
-            rel = _repo_path(top, raw)
+            rel = repo_path(top, raw)
             anchors[raw] = rel
             if rel is not None and rel not in kinds:
                 full = top / rel
@@ -132,7 +132,7 @@ def drift(bank: Bank, threshold_days: int = 90, scope: str | None = None, files:
     return result
 
 
-def _repo_path(top: Path, raw: str) -> str | None:
+def repo_path(top: Path, raw: str) -> str | None:
     """An anchor as a repo-relative POSIX path (trailing `/` dropped), or None if it leaves the repo."""
     text = raw.strip().replace("\\", "/")
     if os.path.isabs(text):
@@ -252,7 +252,7 @@ def _reverse(bank: Bank, top: Path | None, anchored: list[Doc], unanchored: int,
     for raw in files or ():
         if not isinstance(raw, str) or not raw.strip():
             continue
-        rel = _repo_path(top, raw) if top is not None else posixpath.normpath(raw.strip().replace("\\", "/"))
+        rel = repo_path(top, raw) if top is not None else posixpath.normpath(raw.strip().replace("\\", "/"))
         if rel is not None:
             wanted.append(rel)
     wanted = sorted(set(wanted))
@@ -260,7 +260,7 @@ def _reverse(bank: Bank, top: Path | None, anchored: list[Doc], unanchored: int,
     for doc in anchored:
         hits_anchor, hits_file = [], set()
         for raw in doc.anchors:
-            anchor = _repo_path(top, raw) if top is not None else posixpath.normpath(raw.strip().replace("\\", "/"))
+            anchor = repo_path(top, raw) if top is not None else posixpath.normpath(raw.strip().replace("\\", "/"))
             if anchor is None:
                 continue
             covered = [f for f in wanted if _covers(anchor, f)]

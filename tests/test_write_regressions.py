@@ -6,8 +6,9 @@ from __future__ import annotations
 import os
 
 import pytest
-from writekit import assert_clean, findings, make_bank, read, refused
+from writekit import PRODUCT_INDEX, assert_clean, findings, make_bank, read, refused
 
+from memorybank.bank import Bank
 from memorybank.writers import create, discard, edit, init, promote, set_field, set_list, update_section
 
 V = "product/vision.md"
@@ -215,3 +216,183 @@ def test_a_server_start_finishes_a_killed_commit_and_removes_stale_temps(bank):
     session = Session(bank.root)  # a clean bank: the start takes no lock and creates no file
     session.close()
     assert not (bank.root / LOCK_NAME).exists()
+
+
+LOOSE = "# Loose note\n\nSome text.\n"
+OPEN = "---\ntitle: Open\n\nSome text.\n"
+
+
+@pytest.mark.parametrize("rel, text, find, replace", [
+    ("product/loose.md", LOOSE, "# Loose note", "---\ntitle: Loose\ncanonical_for: [audience]\n---\n# Loose note"),
+    ("product/loose.md", LOOSE, "# Loose note", "---\n# Loose note"),
+    ("product/open.md", OPEN, "Some text.", "---\nSome text."),
+    (V, None, "# Vision", "---\nstatus: archived\n---\n# Vision"),
+], ids=["adds-block", "adds-opener", "closes-opener", "body-starts-with-dashes"])
+def test_an_edit_can_never_create_or_change_frontmatter(tmp_path, rel, text, find, replace):
+    # §10.2: a block written through edit skipped every gate (ssot-conflict, missing-derived-from, no warning).
+    bank = make_bank(tmp_path / "bank", {rel: text} if text else None)
+    refused(bank, lambda: edit(bank, path=rel, find=find, replace=replace), "frontmatter", "bank_set_field")
+
+
+def _index(title: str, entries: str) -> str:
+    return (f"---\ntitle: {title}\ndoc_kind: product\ndoc_function: index\npurpose: Index of {title.lower()}.\n"
+            f"derived_from:\n  - ../README.md\nstatus: active\n---\n# {title}\n\n{entries}")
+
+
+STYLED = {
+    "table/README.md": _index("Table", "| Document | Read when |\n|---|---|\n| [Vision](../product/vision.md) | "
+                                        "Who the product serves and why. |\n"),
+    "numbered/README.md": _index("Numbered", "1. [Vision](../product/vision.md) — Who the product serves and why.\n"),
+    "product/README.md": PRODUCT_INDEX,
+}
+ODD_TITLES = ["A | B", "X | [y]", "a [b] c", "back\\slash", "tick `code` here", "a `x|y` b", "end\\|", "all |[]\\`"]
+
+
+@pytest.mark.parametrize("index", sorted(STYLED))
+@pytest.mark.parametrize("title", ODD_TITLES)
+def test_an_odd_title_gets_one_whole_index_entry_that_follows_its_renames(tmp_path, index, title):
+    # §10.5: `|` split a table row, and the entry of `X | [y]` was never found again when the title changed.
+    from memorybank.writers.registry import _cells
+
+    bank = make_bank(tmp_path / "bank", STYLED)
+    folder = index.split("/")[0]
+    doc = f"{folder}/odd.md"
+    out = create(bank, path=doc, doc_kind="product", title=title, purpose="Odd | title.", derived_from=UP)
+    assert out["registered_in"] == index
+    row = read(bank, index).splitlines()[-1]
+    if folder == "table":
+        assert len(_cells(row)) == 2, row
+    create(bank, path=f"{folder}/next.md", doc_kind="product", title="Next", purpose="Next one.", derived_from=UP)
+    assert "[Next](next.md)" in read(bank, index)
+    assert_clean(bank)
+    out = set_field(bank, path=doc, field="title", value="Z | [w]")
+    assert out["indexes"] == [index]
+    text = read(bank, index)
+    assert "](odd.md)" in text and title not in text.replace("Odd | title.", "").replace("Odd \\| title.", "")
+    out = set_field(bank, path=doc, field="title", value="Plain")
+    assert out["indexes"] == [index] and "[Plain](odd.md)" in read(bank, index)
+    assert_clean(bank)
+
+
+def test_a_table_row_written_before_pipes_were_escaped_is_still_found(tmp_path):
+    # Rows written by the earlier writers kept `|` bare in the link text; a rename must still reach them.
+    bank = make_bank(tmp_path / "bank", dict(STYLED, **{
+        "table/old.md": "---\ntitle: X | [y]\ndoc_kind: product\ndoc_function: canonical\npurpose: Old.\n"
+                        "derived_from:\n  - ../dna/principles.md\nstatus: draft\n---\n# X | \\[y\\]\n"}))
+    with open(bank.root / "table/README.md", "a") as handle:
+        handle.write("| [X | \\[y\\]](old.md) | Old. |\n")
+    out = set_field(bank, path="table/old.md", field="title", value="Z")
+    assert out["indexes"] == ["table/README.md"]
+    assert read(bank, "table/README.md").endswith("| [Z](old.md) | Old. |\n")
+    assert read(bank, "table/old.md").endswith("# Z\n")
+
+
+def test_a_new_path_with_a_pipe_is_refused(bank):
+    # A `|` in the link target splits a table row; escaping it would change the target the parsers read.
+    refused(bank, lambda: create(bank, path="product/a|b.md", doc_kind="product", title="T", purpose="P.",
+                                 derived_from=UP), "`|`")
+
+
+def test_the_discard_log_carries_only_a_doc_function_dna_declares(tmp_path, fixture_copy):
+    # fixture-bank declares no `log`: the new _inbox/DISCARDED.md became an unknown-enum-value finding.
+    bank = Bank(fixture_copy)
+    before = findings(bank)
+    create(bank, path="n.md", doc_kind="note", title="Note", purpose="A note.", inbox=True)
+    assert discard(bank, path="_inbox/n.md", reason="Not needed.")["warnings"] == []
+    assert findings(bank) == before
+    assert "doc_function" not in read(bank, "_inbox/DISCARDED.md")
+    declared = make_bank(tmp_path / "declared")  # this contract declares `log`: the log says what it is
+    create(declared, path="n.md", doc_kind="note", title="Note", purpose="A note.", inbox=True)
+    discard(declared, path="_inbox/n.md", reason="Not needed.")
+    assert "doc_function: log" in read(declared, "_inbox/DISCARDED.md")
+    assert_clean(declared)
+
+
+def test_the_discard_log_refusal_points_at_a_list_that_exists(bank):
+    create(bank, path="n.md", doc_kind="note", title="Note", purpose="A note.", inbox=True)
+    discard(bank, path="_inbox/n.md", reason="Not needed.")
+    refused(bank, lambda: discard(bank, path="_inbox/DISCARDED.md", reason="x"), "memorybank://inbox", "--list-inbox")
+
+
+def test_every_tool_name_the_package_mentions_is_a_real_tool():
+    # A refusal sent models to `bank_list_inbox`, which was never a tool.
+    import ast
+    import re
+    from pathlib import Path
+
+    import memorybank
+    from memorybank.server.tools import BY_NAME
+
+    named: dict[str, str] = {}
+    for source in sorted(Path(memorybank.__file__).parent.rglob("*.py")):
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        keys = {id(k) for node in ast.walk(tree) if isinstance(node, ast.Dict) for k in node.keys}
+        for node in ast.walk(tree):  # dict keys are lookup tables (the CLI's name → flag map), not messages
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in keys:
+                for name in re.findall(r"(?<![\w.])bank_[a-z_]+\b", node.value):
+                    named.setdefault(name, source.name)
+    assert {n: f for n, f in named.items() if n not in BY_NAME} == {}
+
+
+def test_an_edit_that_adds_a_link_to_a_missing_document_warns_and_names_it(bank):
+    # The new entry became a dangling-index-entry finding while the call returned no warning.
+    line = "- [Vision](vision.md) — Who the product serves and why."
+    out = edit(bank, path="product/README.md", find=line, replace=line + "\n- [Ghost](ghost.md) — Not there.")
+    assert len(out["warnings"]) == 1 and "ghost.md (product/ghost.md)" in out["warnings"][0]
+    assert [f["rule"] for f in findings(bank)] == ["dangling-index-entry"]
+    out = update_section(bank, path=V, section="Goals", content="See [the index](README.md) and [x](../no/x.md).")
+    assert len(out["warnings"]) == 1 and "../no/x.md (no/x.md)" in out["warnings"][0]
+    out = edit(bank, path=V, find="Teams that write things down.", replace="Teams, see [vision](vision.md).")
+    assert out["warnings"] == []
+
+
+@pytest.mark.parametrize("field", ["---", "a: b", "#x", "-lead", "1st", "a b", "a.b", "ключ"])
+def test_set_field_refuses_a_field_name_that_is_not_a_plain_yaml_key(bank, field):
+    # `---` was written as a `---: x` line, a second block delimiter inside the header.
+    refused(bank, lambda: set_field(bank, path=V, field=field, value="x"), "not a plain frontmatter key", "letters")
+
+
+@pytest.mark.parametrize("field", ["owner", "_private", "review-by", "v2"])
+def test_set_field_takes_a_plain_yaml_key(bank, field):
+    assert set_field(bank, path=V, field=field, value="x")["changed"]
+    assert_clean(bank)
+
+
+@pytest.mark.parametrize("separator, code", [("\u2028", "U+2028"), ("\u2029", "U+2029"), ("\x85", "U+0085")])
+@pytest.mark.parametrize("call", [
+    lambda b, s: create(b, path="adr/ADR-009.md", doc_kind="adr", title=f"T{s}x", purpose="P.", derived_from=UP),
+    lambda b, s: create(b, path="adr/ADR-009.md", doc_kind="adr", title="T", purpose=f"P{s}x", derived_from=UP),
+    lambda b, s: set_field(b, path=V, field="purpose", value=f"Who{s}and why."),
+    lambda b, s: set_list(b, path=V, field="canonical_for", add=[f"key{s}two"]),
+], ids=["create-title", "create-purpose", "set_field", "set_list"])
+def test_a_line_separator_is_a_line_break_to_the_one_line_gate(bank, call, separator, code):
+    # They passed as "one line" and landed inside index entries, where editors break the line.
+    refused(bank, lambda: call(bank, separator), code, "one line")
+
+
+def test_an_anchor_drift_and_delivery_cannot_check_is_a_warning(tmp_path):
+    # `../../../../etc/passwd` was taken silently; drift then listed it as missing on every run.
+    from gitrepo import Repo
+
+    from memorybank.drift import drift
+
+    repo = Repo(tmp_path / "proj")
+    bank = make_bank(repo.path / "memory_bank")
+    repo.write("src/x.py", "x = 1\n")
+    out = set_list(bank, path=V, field="anchors", add=["../../../../etc/passwd", "src/"])
+    assert len(out["warnings"]) == 1 and "../../../../etc/passwd leaves the repository" in out["warnings"][0]
+    out = create(bank, path="adr/ADR-009.md", doc_kind="adr", title="Nine", purpose="Ninth.", derived_from=UP,
+                 anchors=[str(repo.path / "src/x.py"), "/etc/passwd", "a/../src/x.py"])
+    warned = [w for w in out["warnings"] if w.startswith("anchor ")]
+    assert len(warned) == 2 and "`src/x.py`" in warned[0] and "/etc/passwd is outside the repository" in warned[1]
+    assert warned[0].startswith(f"anchor {repo.path / 'src/x.py'} is absolute")
+    assert_clean(bank)
+    repo.commit("all", "2026-01-10T12:00:00Z")
+    missing = {(m["path"], m["anchor"]) for m in drift(bank)["missing"]}
+    assert missing == {(V, "../../../../etc/passwd"), ("adr/ADR-009.md", "/etc/passwd")}
+
+
+def test_an_absolute_anchor_outside_git_is_a_warning(bank):
+    out = set_list(bank, path=V, field="anchors", add=["/srv/app/x.py"])
+    assert out["warnings"] == ["anchor /srv/app/x.py is absolute: delivery reports it as missing. Give it relative "
+                               "to the repository top."]

@@ -6,6 +6,8 @@ from typing import Any
 
 from ..bank import Bank
 from ..headings import resolve_section, section_bounds
+from ..parse import parse_document
+from ..records import Doc
 from .create import body_lines, check_body
 from .files import Text
 from .gates import no_nul, refuse, template_guard
@@ -15,18 +17,64 @@ from .session import load, result, writing
 CONTEXT_LINES = 2
 
 
+def _missing_links(bank: Bank, doc: Doc, data: bytes, warnings: list[str]) -> None:
+    """Warn (not refuse) when the new bytes link bank documents that do not exist and the old text did not.
+
+    In an index such a link is a dangling-index-entry; elsewhere it is a link to nothing. A draft
+    may link a document about to be created, so this is a warning.
+    """
+    if b"](" not in data:
+        return
+    before = {link.target for link in doc.links}
+    shown: list[str] = []
+    for link in parse_document(doc.path, data).links:
+        if link.external or link.target in before or link.target in bank.docs or (bank.root / link.target).exists():
+            continue
+        item = link.raw if link.raw == link.target else f"{link.raw} ({link.target})"
+        if item not in shown:
+            shown.append(item)
+    if shown:
+        warnings.append(f"the new text links documents that do not exist: {', '.join(shown)}. "
+                        "Create them or fix the links.")
+
+
 def _native(text: str, newline: str) -> str:
     text = text.replace("\r\n", "\n")
     return text.replace("\n", "\r\n") if newline == "\r\n" else text
+
+
+def _header(text: Text) -> tuple[str, ...] | None:
+    """The frontmatter block as exact lines (None when there is none; an unclosed opener counts as one)."""
+    close = text.frontmatter_close()
+    if close is not None:
+        return tuple(text.lines[:close + 1])
+    return ("---",) if text.lines and text.content(0).rstrip() == "---" else None
+
+
+def _body_opens_block(text: Text) -> bool:
+    """Whether the first body line is a `---` line (read as a frontmatter opener by some tools)."""
+    close = text.frontmatter_close()
+    first = close + 1 if close is not None else 0
+    return first < len(text.lines) and text.content(first).rstrip() == "---"
+
+
+def _keeps_frontmatter(path: str, before: Text, after: Text) -> None:
+    """Refuse an edit after which the frontmatter block differs (bytes, presence) or the body starts with `---`."""
+    if _header(before) != _header(after) or (_body_opens_block(after) and not _body_opens_block(before)):
+        raise refuse("frontmatter", f"this edit would create or change the frontmatter of {path}; bank_edit "
+                     "changes body text only.", "Change metadata with bank_set_field, bank_set_list or "
+                     "bank_set_status, and keep `---` off the body's first line.")
 
 
 def edit(bank: Bank, path: str, find: str, replace: str, section: str | None = None,
          dry_run: bool = False) -> dict[str, Any]:
     """Replace exactly one occurrence of `find` in the body (optionally inside one `## ` section).
 
-    The frontmatter is out of reach. `find`/`replace` written with LF match a CRLF file (and keep it
-    CRLF). Returns `{path, line, context, changed, …}`: the 1-based line where the change starts and
-    a few lines of the result around it.
+    The frontmatter is out of reach: an edit after which the block's bytes (or its absence) differ
+    is refused, and so is one that puts a `---` line first in the body (it would open a block in a
+    file without one). `find`/`replace` written with LF match a CRLF file (and keep it CRLF).
+    A new link to a bank document that does not exist is a warning. Returns `{path, line, context,
+    changed, …}`: the 1-based line where the change starts and a few lines of the result around it.
     """
     warnings: list[str] = []
     with writing(bank, dry_run) as tx:
@@ -64,12 +112,15 @@ def edit(bank: Bank, path: str, find: str, replace: str, section: str | None = N
         rebuilt = head + swap + region[offset + len(needle):] + "".join(text.lines[last:])
         changed = needle != swap
         new = Text.from_text(rebuilt, text.bom, text.newline)
+        _keeps_frontmatter(doc.path, text, new)
         line = head.count("\n") + 1
         span = swap.count("\n")
         lo, hi = max(line - 1 - CONTEXT_LINES, 0), min(line + span + CONTEXT_LINES, len(new.lines))
         context = "\n".join(new.content(i) for i in range(lo, hi))
         if changed:
-            tx.write(doc.path, new.encode())
+            data = new.encode()
+            _missing_links(bank, doc, data, warnings)
+            tx.write(doc.path, data)
         return result(tx, dry_run, warnings, path=doc.path, line=line, context=context, changed=changed)
 
 
@@ -79,7 +130,8 @@ def update_section(bank: Bank, path: str, section: str, content: str | None = No
 
     Only the section is rewritten: its content loses surrounding blank lines, gets one blank line
     after the heading and one before the next section, and takes the file's line endings. Every
-    byte outside the section stays as it was. A missing section is refused with the headings.
+    byte outside the section stays as it was. A missing section is refused with the headings; a new
+    link to a bank document that does not exist is a warning.
     """
     warnings: list[str] = []
     with writing(bank, dry_run) as tx:
@@ -112,6 +164,8 @@ def update_section(bank: Bank, path: str, section: str, content: str | None = No
         if changed:
             text.delete(start - 1, end)
             text.insert(start - 1, rebuilt)
-            tx.write(doc.path, text.encode())
+            data = text.encode()
+            _missing_links(bank, doc, data, warnings)
+            tx.write(doc.path, data)
         return result(tx, dry_run, warnings, path=doc.path, section=found.title, mode=mode,
                       lines=[start, start + len(rebuilt) - 1], changed=changed)

@@ -12,8 +12,10 @@ from ..placeholder import placeholders
 from .files import INPUT_LIMIT, Text, read_input_file
 from .frontmatter import render_frontmatter
 from .gates import (
+    anchors_list,
     as_list,
     enum_warnings,
+    frontmatter_key,
     keys,
     near_duplicates,
     new_path,
@@ -33,7 +35,6 @@ GOVERNED = ("title", "doc_kind", "doc_function", "purpose", "derived_from", "can
             "anchors", "status", "template_for", "template_target_path")
 INBOX = "_inbox/"
 DISCARD_LOG = "_inbox/DISCARDED.md"
-_KEY = re.compile(r"^[A-Za-z_][\w-]*$")
 _H1 = re.compile(r"^ {0,3}#[ \t]+\S")
 
 
@@ -67,17 +68,6 @@ def _flat(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
-def anchors_list(items: list[Any]) -> list[str]:
-    out = []
-    for item in items:
-        anchor = one_line("anchors item", item, "anchors").replace("\\", "/")
-        while anchor.startswith("./"):
-            anchor = anchor[2:]
-        if anchor not in out:
-            out.append(anchor)
-    return out
-
-
 def check_body(body: str | None, body_file: str | None, name: str = "body") -> str | None:
     """Exactly one of body/body_file (or neither); a file is read with the 1 MB regular-file rules."""
     if body is not None and body_file is not None:
@@ -95,8 +85,7 @@ def check_extra(extra: dict[str, Any] | None) -> dict[str, Any]:
     if not isinstance(extra, dict):
         raise refuse("extra", "`extra` must be a mapping of frontmatter keys to values.", "Pass {key: value}.")
     for key in extra:
-        if not isinstance(key, str) or not _KEY.match(key):
-            raise refuse("extra", f"{key!r} is not a frontmatter key.", "Use letters, digits, `_` or `-`.")
+        frontmatter_key("extra", key)
         if key in GOVERNED:
             raise refuse("extra", f"`{key}` is a governed key and cannot be set through extra.",
                          f"Pass it as its own parameter ({key}).")
@@ -148,7 +137,7 @@ def create(bank: Bank, path: str, doc_kind: str, title: str, purpose: str, deriv
                             f"Update it instead of creating a second home for the same fact?")
         given = check_body(body, body_file)
         more = check_extra(extra)
-        anchor_items = anchors_list(as_list(anchors, "anchors"))
+        anchor_items = anchors_list(bank, as_list(anchors, "anchors"), warnings)
 
         template = None if inbox else find_template(bank, doc_kind, target)
         t_meta: dict[str, Any] = {}

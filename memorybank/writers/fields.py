@@ -10,13 +10,15 @@ from ..errors import BankError
 from ..headings import scan_headings
 from ..parse import text_of
 from ..paths import resolve_from
-from .create import anchors_list, heading
+from .create import heading
 from .frontmatter import read_block, remove_key, set_scalar
 from .frontmatter import set_list as write_list
 from .gates import (
     LIST_FIELDS,
+    anchors_list,
     as_list,
     declared,
+    frontmatter_key,
     keys,
     no_cycle,
     not_forbidden,
@@ -96,7 +98,7 @@ def set_field(bank: Bank, path: str, field: str, value: Any, dry_run: bool = Fal
     with writing(bank, dry_run) as tx:
         doc = bank.doc(path)
         template_guard(doc)
-        field = one_line("field", field)
+        field = frontmatter_key("field", one_line("field", field))
         if field == "status":
             raise refuse("field", "status has its own gates.", "Use bank_set_status.")
         if field in ("doc_kind", "doc_function"):
@@ -218,7 +220,7 @@ def set_list(bank: Bank, path: str, field: str, add: Any = None, remove: Any = N
                 raise refuse("derived_from", f"{doc.path} is active and would have no derived_from left.",
                              "Add its new upstream in the same call, or set it to draft first.")
         else:
-            new = anchors_list(adds) if field == "anchors" else keys(field, adds)
+            new = anchors_list(bank, adds, warnings) if field == "anchors" else keys(field, adds)
             present = [text_of(i) for i in items]
             for item in new:
                 if item in present:

@@ -6,20 +6,27 @@ the fix. Writers call them in the order §10.1 lists.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..bank import SKIP_NAMES, Bank
+from ..drift import repo_path
 from ..errors import BankError
+from ..gitutil import bank_top
 from ..lang import Lexicon, lexicon_for
 from ..paths import resolve_from
 from ..records import Doc
 
 LIST_FIELDS = ("derived_from", "canonical_for", "must_not_define", "anchors")
 SIMILAR = 0.9
-_UNSAFE_NAME = re.compile(r"[\s()\[\]<>]")
+_UNSAFE_NAME = re.compile(r"[\s()\[\]<>|]")
+_KEY = re.compile(r"[A-Za-z_][\w-]*")
+_BREAKS = {"\u0085": "U+0085 (NEXT LINE)", "\u2028": "U+2028 (LINE SEPARATOR)",
+           "\u2029": "U+2029 (PARAGRAPH SEPARATOR)"}
 
 
 def refuse(gate: str, reason: str, fix: str) -> BankError:
@@ -38,14 +45,30 @@ def one_line(name: str, value: Any, gate: str | None = None) -> str:
     """A required single-line text input, trimmed; refuses blank and multi-line values and NUL characters.
 
     The value may reach a markdown body (index entries repeat titles and purposes), where YAML
-    escaping does not protect it.
+    escaping does not protect it. U+0085, U+2028 and U+2029 count as line breaks (YAML's own).
     """
     text = "" if value is None else str(value).strip()
     if not text:
         raise refuse(gate or name, f"`{name}` is empty.", f"Give a one-line {name}.")
     if "\n" in text or "\r" in text:
         raise refuse(gate or name, f"`{name}` spans several lines.", f"Give `{name}` as one line.")
+    for char, label in _BREAKS.items():
+        if char in text:
+            raise refuse(gate or name, f"`{name}` contains {label}, which YAML and editors read as a line break.",
+                         f"Replace it with a space to give `{name}` as one line.")
     return no_nul(name, text, gate)
+
+
+def frontmatter_key(name: str, key: Any) -> str:
+    """A frontmatter key the caller names: letters, digits, `_` or `-`, an ASCII letter or `_` first.
+
+    Anything else (`---`, `a: b`, `#x`) would break or reshape the YAML block when written as
+    `key: value`. The first character is ASCII because the header line editor finds keys that way.
+    """
+    if not isinstance(key, str) or not _KEY.fullmatch(key):
+        raise refuse(name, f"{key!r} is not a plain frontmatter key.",
+                     "Use letters, digits, `_` or `-`, starting with a letter or `_` (e.g. `owner`).")
+    return key
 
 
 def as_list(value: Any, name: str) -> list[Any]:
@@ -70,7 +93,7 @@ def new_path(bank: Bank, raw: str) -> str:
         raise refuse("path", f"{path} has a hidden or skipped folder, so the bank would never see it.",
                      "Choose a path without `.`-names, node_modules, __pycache__ or dist.")
     if _UNSAFE_NAME.search(path):
-        raise refuse("path", f"{path} has spaces, brackets or parentheses, which index links cannot carry.",
+        raise refuse("path", f"{path} has spaces, brackets, parentheses or `|`, which index links cannot carry.",
                      "Use hyphens instead, e.g. `adr/ADR-002-cache-policy.md`.")
     target = bank.root / path
     if path in bank.docs or target.exists() or target.is_symlink():
@@ -81,6 +104,41 @@ def new_path(bank: Bank, raw: str) -> str:
         if prefix.exists() and not prefix.is_dir():
             raise refuse("path", f"{'/'.join(parts[:i])} is a file, not a folder.", "Choose another folder.")
     return path
+
+
+def anchors_list(bank: Bank, items: list[Any], warnings: list[str]) -> list[str]:
+    """Anchors as one-line repo-relative paths (`\\` → `/`, `./` dropped, de-duplicated in order).
+
+    Read the way drift reads them (relative to the git top): one that climbs out of the repository
+    is a warning, not a refusal (drift reports it as missing, delivery never scopes to it), and so
+    is an absolute one, which delivery reports as missing. The git top is only asked for when an
+    anchor is absolute.
+    """
+    out = []
+    top: Path | None = None
+    for item in items:
+        anchor = one_line("anchors item", item, "anchors").replace("\\", "/")
+        while anchor.startswith("./"):
+            anchor = anchor[2:]
+        if anchor in out:
+            continue
+        out.append(anchor)
+        if os.path.isabs(anchor):
+            top = top or bank_top(bank)
+            rel = repo_path(top, anchor) if top is not None else None
+            if top is None:
+                warnings.append(f"anchor {anchor} is absolute: delivery reports it as missing. Give it relative to "
+                                "the repository top.")
+            elif rel is None:
+                warnings.append(f"anchor {anchor} is outside the repository: drift and delivery report it as missing. "
+                                "Give a path relative to the repository top, e.g. `src/billing/`.")
+            else:
+                warnings.append(f"anchor {anchor} is absolute: delivery reports it as missing. Give it relative to "
+                                f"the repository top: `{rel or '.'}`.")
+        elif repo_path(Path("."), anchor) is None:
+            warnings.append(f"anchor {anchor} leaves the repository: drift reports it as missing and delivery never "
+                            "scopes to it. Give a path relative to the repository top, e.g. `src/billing/`.")
+    return out
 
 
 def resolve_edge(bank: Bank, doc_path: str, item: Any, warnings: list[str]) -> tuple[Any, str]:

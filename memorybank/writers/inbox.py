@@ -9,10 +9,11 @@ from typing import Any
 from ..bank import Bank
 from ..headings import scan_headings
 from ..records import Doc
-from .create import DISCARD_LOG, GOVERNED, INBOX, anchors_list, heading
+from .create import DISCARD_LOG, GOVERNED, INBOX, heading
 from .files import Text
 from .frontmatter import render_frontmatter
 from .gates import (
+    anchors_list,
     as_list,
     enum_warnings,
     keys,
@@ -36,7 +37,8 @@ def _note(bank: Bank, path: str, action: str) -> Doc:
         raise refuse(action, f"{note.path} is not in _inbox/; {action} only works on inbox notes.",
                      "Change documents outside the inbox with the other writers.")
     if note.path == DISCARD_LOG:
-        raise refuse(action, f"{DISCARD_LOG} is the discard log, not a note.", "Pick a note from bank_list_inbox.")
+        raise refuse(action, f"{DISCARD_LOG} is the discard log, not a note.",
+                     "Pick a note from the memorybank://inbox resource (CLI --list-inbox).")
     return note
 
 
@@ -96,7 +98,7 @@ def promote(bank: Bank, path: str, to: str, doc_kind: str | None = None, title: 
         function = note.doc_function
         meta["doc_function"] = function if function and function not in ("template", "log", "index") else "canonical"
         meta["purpose"] = purpose
-        anchors = anchors_list(list(note.anchors))
+        anchors = anchors_list(bank, list(note.anchors), warnings)
         for name, value in (("derived_from", edges), ("canonical_for", canonical), ("must_not_define", must_not),
                             ("anchors", anchors)):
             if value:
@@ -130,9 +132,17 @@ def promote(bank: Bank, path: str, to: str, doc_kind: str | None = None, title: 
         return result(tx, dry_run, warnings, path=target, **{"from": note.path}, **registered)
 
 
-def _log_header(newline: str) -> bytes:
-    meta = {"title": "Discarded inbox notes", "doc_function": "log",
-            "purpose": "Read when you need to know which inbox notes were dropped, when, and why."}
+def _log_header(bank: Bank, newline: str) -> bytes:
+    """The discard log's header and preamble.
+
+    `doc_function: log` only when dna/ declares `log` or no doc_function at all: a writer never
+    writes a value the contract does not know, so otherwise the key is left out.
+    """
+    meta: dict[str, Any] = {"title": "Discarded inbox notes"}
+    allowed = bank.contract.allowed("doc_function") if bank.contract is not None else frozenset()
+    if not allowed or "log" in allowed:
+        meta["doc_function"] = "log"
+    meta["purpose"] = "Read when you need to know which inbox notes were dropped, when, and why."
     lines = ["---", *render_frontmatter(meta), "---", "", "# Discarded inbox notes", "",
              "One line per note discarded from the inbox: date (UTC), note, title, reason.", ""]
     return (newline.join(lines) + newline).encode("utf-8")
@@ -140,6 +150,9 @@ def _log_header(newline: str) -> bytes:
 
 def discard(bank: Bank, path: str, reason: str, dry_run: bool = False) -> dict[str, Any]:
     """Delete an inbox note and append the reason as one line to `_inbox/DISCARDED.md` (created on first use).
+
+    The log is created with `doc_function: log` (§10.7) unless dna/ declares doc_function values
+    without `log`; then the key is left out, so the log adds no unknown-enum-value finding.
 
     Returns `{path, reason, log, …}`.
     """
@@ -149,7 +162,7 @@ def discard(bank: Bank, path: str, reason: str, dry_run: bool = False) -> dict[s
         reason = one_line("reason", reason)
         data = tx.read(DISCARD_LOG)
         if data is None:
-            data = _log_header(load(tx, note.path).newline)
+            data = _log_header(bank, load(tx, note.path).newline)
         log = Text.decode(data, DISCARD_LOG)
         title = note.title.replace("`", "'")
         log.insert(len(log.lines), [f"- {today()} `{note.path}` ({title}): {reason}"])

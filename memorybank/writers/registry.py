@@ -186,7 +186,10 @@ def _cell(text: str) -> str:
 
 
 def _label(template: Entry, rel: str, doc_path: str, title: str) -> str:
-    """The new entry's link text, shaped like the template's: its path as linked, as a bank path, or its title."""
+    """The new entry's link text, shaped like the template's: its path as linked, as a bank path, or its title.
+
+    In a table row `|` is escaped too (inside backticks as well: GFM splits cells before code spans).
+    """
     old_label = template.match.group("label")
     ticked = len(old_label) >= 2 and old_label.startswith("`") and old_label.endswith("`")
     inner = (old_label[1:-1] if ticked else old_label).split("#", 1)[0]
@@ -198,7 +201,10 @@ def _label(template: Entry, rel: str, doc_path: str, title: str) -> str:
         text = posixpath.basename(doc_path)
     else:
         text = title
-    return f"`{text}`" if ticked else escape_inline(text)
+    table = template.kind == "table"
+    if ticked:
+        return "`" + (text.replace("|", "\\|") if table else text) + "`"
+    return _cell(text) if table else escape_inline(text)
 
 
 def _link(template: Entry, rel: str, doc_path: str, title: str) -> str:
@@ -235,8 +241,7 @@ def _render_entry(text: Text, template: Entry, rel: str, doc_path: str, title: s
 
 def _render_row(line: str, template: Entry, link: str, rel: str, purpose: str, title: str,
                 known: dict[str, dict[str, str]]) -> str:
-    body = line.strip()
-    cells = body.strip("|").split("|")
+    cells = _cells(line)
     meta = known.get(template.target, {})
     out: list[str | None] = []
     used_purpose = False
@@ -262,13 +267,31 @@ def _render_row(line: str, template: Entry, link: str, rel: str, purpose: str, t
     return "| " + " | ".join(filled) + " |"
 
 
-def _forms(text: str | None) -> tuple[str, ...]:
+def _cells(line: str) -> list[str]:
+    """A table row's cells: split at every `|` no backslash escapes, the outer bars dropped."""
+    cells, cell, escaped = [], [], False
+    for char in line.strip():
+        if char == "|" and not escaped:
+            cells.append("".join(cell))
+            cell = []
+        else:
+            cell.append(char)
+        escaped = char == "\\" and not escaped
+    cells.append("".join(cell))
+    if len(cells) > 1 and not cells[0].strip():
+        cells.pop(0)
+    if len(cells) > 1 and not cells[-1].strip():
+        cells.pop()
+    return cells
+
+
+def _forms(text: str | None) -> list[str]:
     """How a known title or purpose may appear in a table cell: as written, or escaped by a writer."""
-    return () if not text else (text, _cell(text))
+    return _written_forms(text, table=True) if text else []
 
 
 def _placeholder_row(line: str, link: str, purpose: str) -> str:
-    count = max(len(line.strip().strip("|").split("|")), 1)
+    count = max(len(_cells(line)), 1)
     cells = [link] + ([_cell(purpose)] if count > 1 else []) + [""] * max(count - 2, 0)
     return "| " + " | ".join(cells) + " |"
 
@@ -313,7 +336,7 @@ def add_entry(bank: Bank, tx: Transaction, index_path: str, doc_path: str, title
                       None)
         if holder is not None:
             line = contents[holder]
-            entry = _placeholder_row(line, link, purpose) if line.lstrip().startswith("|") \
+            entry = _placeholder_row(line, f"[{_cell(title)}]({rel})", purpose) if line.lstrip().startswith("|") \
                 else f"- {link} — {escape_inline(purpose)}"
             text.set_content(holder, entry)
         else:
@@ -421,6 +444,12 @@ def _replace_outside_targets(line: str, old: str, new: str) -> str:
     return "".join(out)
 
 
+def _written_forms(text: str, table: bool) -> list[str]:
+    """The ways a writer (this one or an earlier one) may have put `text` on an entry line, most escaped first."""
+    forms = [_cell(text), escape_inline(text), text] if table else [escape_inline(text), text]
+    return list(dict.fromkeys(forms))
+
+
 def update_entries(bank: Bank, tx: Transaction, doc_path: str, old: str, new: str) -> list[str]:
     """In every index listing `doc_path`, replace `old` text with `new` inside that document's entries."""
     changed = []
@@ -439,10 +468,11 @@ def update_entries(bank: Bank, tx: Transaction, doc_path: str, old: str, new: st
             for entry in group:
                 if entry.target != doc_path:
                     continue
-                escape = _cell if entry.kind == "table" else escape_inline
+                table = entry.kind == "table"
+                now = _cell(new) if table else escape_inline(new)
                 for i in range(entry.line, entry.end):
                     line = text.content(i)
-                    for was, now in ((escape(old), escape(new)), (old, escape(new))):
+                    for was in _written_forms(old, table):
                         if was in line:
                             text.set_content(i, _replace_outside_targets(line, was, now))
                             touched = True
