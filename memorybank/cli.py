@@ -344,7 +344,7 @@ def _surface(root: str, opts: dict[str, Any], as_json: bool) -> None:
 _CLI_FLAGS = {"bank_route": "--route", "bank_search": "--search", "bank_read": "--read", "bank_graph": "--graph",
               "bank_changed": "--changed", "bank_validate": "--validate", "bank_drift": "--drift",
               "bank_guard": "--guard", "bank_create": "--create", "bank_promote": "--promote",
-              "bank_discard": "--discard", "bank_list_inbox": "--list-inbox", "bank_init": "--init",
+              "bank_discard": "--discard", "bank_init": "--init",
               "bank_materialize_flows": "--materialize-flows"}
 _MCP_ONLY = ("bank_edit", "bank_update_section", "bank_set_status", "bank_set_field", "bank_set_list")
 _TOOL_NAME = re.compile(r"\b(?:([Cc]all) )?(" + "|".join(sorted([*_CLI_FLAGS, *_MCP_ONLY], key=len, reverse=True))

@@ -255,11 +255,12 @@ def _unfit(bank: Bank, anchored: dict[str, tuple[str, ...]], anchor_base: Path) 
     """
     if not anchored:
         return {}
-    from ..drift import drift
+    from ..drift import drift, repo_path
 
     out: dict[str, str] = {}
     for path, anchors in anchored.items():
-        if any(not os.path.lexists(anchor_base / a.strip("/")) for a in anchors if a.strip("/")):
+        rels = [repo_path(anchor_base, a) for a in anchors]  # read as drift reads anchors
+        if any(rel is None or (rel and not os.path.lexists(anchor_base / rel)) for rel in rels):
             out[path] = "missing anchor"
     report = drift(bank)
     for item in report.get("missing", ()):
