@@ -396,3 +396,12 @@ def test_an_absolute_anchor_outside_git_is_a_warning(bank):
     out = set_list(bank, path=V, field="anchors", add=["/srv/app/x.py"])
     assert out["warnings"] == ["anchor /srv/app/x.py is absolute: delivery reports it as missing. Give it relative "
                                "to the repository top."]
+
+
+def test_a_root_relative_derived_from_is_stored_relative_to_the_document(bank):
+    # `--derived /product/vision.md` used to be stored verbatim, unlike every other edge.
+    out = create(bank, path="adr/ADR-011-slash.md", doc_kind="adr", title="Slash", purpose="Leading slash.",
+                 derived_from=["/product/vision.md"])
+    assert "  - ../product/vision.md\n" in read(bank, "adr/ADR-011-slash.md")
+    assert not [w for w in out["warnings"] if "derived_from" in w]
+    assert_clean(bank)

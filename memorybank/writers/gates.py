@@ -162,6 +162,8 @@ def resolve_edge(bank: Bank, doc_path: str, item: Any, warnings: list[str]) -> t
     stored = raw
     if external:
         warnings.append(f"derived_from {raw} leaves the bank (external); it is not checked.")
+    elif raw.startswith("/") and target in bank.docs:
+        stored = posixpath.relpath(target, folder or ".")  # a root-relative `/x.md` is stored like every edge
     elif target not in bank.docs:
         try:
             rooted = bank.normalize(raw)
