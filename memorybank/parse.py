@@ -393,6 +393,17 @@ def _scan_body(path: str, body: str, first_line: int) -> tuple[list[Section], st
     return sections, h1, links, refs
 
 
+_WRAPPED = re.compile(r"^(\*\*|__|\*|_|`)((?:(?!\1).)+)\1$")
+
+
+def _plain_title(h1: str | None) -> str | None:
+    """An H1 used as the title, without emphasis wrapping the whole heading (`**Status**` → `Status`)."""
+    if not h1:
+        return h1
+    match = _WRAPPED.match(h1.strip())
+    return match.group(2).strip() if match and match.group(2).strip() else h1
+
+
 def parse_document(path: str, data: bytes, mtime_ns: int = 0,
                    layer_map: Mapping[str, str] | None = None) -> Doc:
     """Parse raw file bytes into a `Doc`. Never raises on content: problems land in `parse_error`."""
@@ -455,7 +466,7 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
     body_line = (close + 2) if close is not None else 1
     sections, h1, links, refs = _scan_body(path, text[body_offset:], body_line)
     stem = path.rpartition("/")[2][:-3] if path.endswith(".md") else path.rpartition("/")[2]
-    title = text_of(meta.get("title")) or h1 or stem
+    title = text_of(meta.get("title")) or _plain_title(h1) or stem
     return Doc(
         path=path,
         title=title,

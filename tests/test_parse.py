@@ -117,3 +117,9 @@ def test_self_referencing_or_exploding_aliases_read_leniently_and_never_hang(tmp
     assert reason in doc.parse_error and doc.title == "X"
     proc = run_cli("--root", str(root), "--read", "notes/x.md", "--json")
     assert proc.returncode == 0 and json.loads(proc.stdout)["content"].startswith("# X")
+
+
+@pytest.mark.parametrize("h1, title", [("**Status: x**", "Status: x"), ("`cli`", "cli"), ("_a_ and _b_", "_a_ and _b_"),
+                                       ("**a** b **c**", "**a** b **c**"), ("****", "****")])
+def test_a_title_taken_from_the_h1_drops_emphasis_that_wraps_it_whole(h1, title):
+    assert parse_document("notes/x.md", f"# {h1}\n\nBody.\n".encode()).title == title
