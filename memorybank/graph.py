@@ -167,15 +167,18 @@ def _header_bytes(data: bytes) -> bytes:
 
 
 def render_text(result: dict) -> str:
-    """A readable listing: one line per node (indented by depth), then edges, external and broken."""
+    """A readable listing: one line per node (indented by depth; ↑ upstream, ↓ downstream), then edges."""
     nodes = f"{len(result['nodes'])} node{'' if len(result['nodes']) == 1 else 's'}"
     lines = [f"{result['root']}  ({result['direction']}, depth {result['depth']}, "
              f"{nodes}{', truncated' if result['truncated'] else ''})"]
+    pairs = {(e["from"], e["to"]) for e in result["edges"]}
     for node in result["nodes"]:
         if node["depth"] == 0:
             continue
-        meta = ", ".join(x for x in (node["layer"], node["doc_kind"], node["status"]) if x)
-        lines.append(f"{'  ' * node['depth']}{node['path']}  — {node['title']}  [{meta}]  via {node['via']}")
+        meta = " · ".join(x for x in (node["doc_kind"], node["layer"], node["status"]) if x)
+        # ↑ the node is something `via` rests on; ↓ it rests on `via` (both matter in `both` mode)
+        arrow = "↑ " if (node["via"], node["path"]) in pairs else "↓ " if (node["path"], node["via"]) in pairs else ""
+        lines.append(f"{'  ' * node['depth']}{arrow}{node['path']}  — {node['title']}  ({meta})  via {node['via']}")
     if result["edges"]:
         lines.append("edges (from derives from to):")
         lines += [f"  {e['from']} -> {e['to']}{_fit(e)}" for e in result["edges"]]

@@ -247,3 +247,13 @@ def test_text_rendering_names_every_node(bank):
     for node in result["nodes"]:
         assert node["path"] in text
     assert "gone.md" in text and "../sibling/shared.md" in text and text.startswith("domain/billing.md")
+
+
+def test_text_rendering_marks_upstream_and_downstream_in_both_mode(bank):
+    result = graph(bank, "domain/billing.md", direction="both", depth=1)
+    lines = render_text(result).splitlines()
+    for node in result["nodes"][1:]:
+        line = next(x for x in lines if f" {node['path']}  — " in x)
+        upstream = {"from": node["via"], "to": node["path"]} in [{k: e[k] for k in ("from", "to")}
+                                                                 for e in result["edges"]]
+        assert line.lstrip().startswith("↑ " if upstream else "↓ "), line
