@@ -7,11 +7,16 @@ from typing import Any
 from .errors import BankError
 from .paths import LAYERS
 
+MAX_QUESTION = 1000  # characters: a question or a pasted phrase, never a document
+
 
 def check_query(question: object, limit: object, max_limit: int, layer: str | None, what: str = "Question") -> int:
     """Refuse an empty question, a non-positive limit or an unknown layer; returns the limit clamped to max."""
     if not isinstance(question, str) or not question.strip():
         raise BankError(f'{what} is empty: ask about a topic or a literal, e.g. "filter thresholds".')
+    if len(question) > MAX_QUESTION:
+        raise BankError(f"{what} is {len(question):,} characters; at most {MAX_QUESTION:,} are read. "
+                        f"Ask about one topic, or search for the most specific phrase.")
     if isinstance(limit, float) and limit.is_integer():
         limit = int(limit)  # JSON Schema's "integer" admits 3.0
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
@@ -36,3 +41,9 @@ def check_filters(bank: Any, doc_kind: str | None, status: str | None) -> None:
             shown = ", ".join(sorted(known)[:20]) or "none"
             raise BankError(f"Unknown {name} {value!r}: no document has it and dna/ does not declare it. "
                             f"Use one of: {shown}.")
+
+
+def empty_hint(default: str, doc_kind: str | None, layer: str | None, status: str | None) -> str:
+    """The empty-result hint; with filters set it blames the filters, not the words."""
+    given = ", ".join(f"{k}={v}" for k, v in (("doc_kind", doc_kind), ("layer", layer), ("status", status)) if v)
+    return f"Nothing matched with {given}; drop a filter to widen." if given else default

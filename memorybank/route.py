@@ -38,7 +38,7 @@ from itertools import chain
 from .bank import Bank
 from .derived import DerivedIndex
 from .lang import Concept, Lexicon, why_intent
-from .query import check_filters, check_query
+from .query import check_filters, check_query, empty_hint
 from .records import Doc
 
 DEFAULT_LIMIT = 5
@@ -274,6 +274,7 @@ class _ConceptHits:
         self.top = ordered[-1][1]
 
 
+
 def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str | None = None,
           layer: str | None = None, status: str | None = None) -> dict:
     """Rank routable documents for a question by metadata (§5); `{results: [...]}` plus `hint` when empty.
@@ -293,7 +294,7 @@ def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str |
     assert index.lexicon is not None
     concepts = index.lexicon.concepts(question)
     if not concepts:
-        return {"results": [], "hint": HINT}
+        return {"results": [], "hint": empty_hint(HINT, doc_kind, layer, status)}
     intent = why_intent(question)
     factors = index.factors(intent)
     matched_per_concept = [_concept_matches(index, concept) for concept in concepts]
@@ -362,7 +363,7 @@ def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str |
         for ident in sorted({slot >> SLOT_BITS for slot in slots} - counts.keys()):
             consider(ident)
     if not top:
-        return {"results": [], "hint": HINT}
+        return {"results": [], "hint": empty_hint(HINT, doc_kind, layer, status)}
     return {"results": [_result(docs[path], fields[index.ids[path]], -neg, matched_per_concept)
                         for neg, path in top]}
 

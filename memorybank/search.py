@@ -42,7 +42,7 @@ from .lang.chinese import STOPWORDS as ZH_STOPWORDS
 from .lang.chinese import segment
 from .lang.lexicon import STOPWORDS
 from .lang.tokens import WORD, normalize, split_scripts
-from .query import check_filters, check_query
+from .query import check_filters, check_query, empty_hint
 from .records import Doc
 
 DEFAULT_LIMIT = 10
@@ -286,6 +286,7 @@ def _concept_in(concept: SearchConcept, terms: set[str]) -> bool:
     return bool(concept.parts) and any(_covers(part, terms) for part in concept.parts)
 
 
+
 def search(bank: Bank, query: str, limit: int = DEFAULT_LIMIT, doc_kind: str | None = None,
            layer: str | None = None, status: str | None = None) -> dict:
     """Find where words or literals occur in bodies (§6): `{results: [...]}`, plus `hint` when empty."""
@@ -297,7 +298,7 @@ def search(bank: Bank, query: str, limit: int = DEFAULT_LIMIT, doc_kind: str | N
     concepts = index.lexicon.search_concepts(query)
     content = [c for c in concepts if not c.stop] or concepts
     if not content or not index.live:
-        return {"results": [], "hint": HINT}
+        return {"results": [], "hint": empty_hint(HINT, doc_kind, layer, status)}
 
     per_concept: list[dict[int, float]] = []
     weights: list[float] = []
@@ -342,7 +343,7 @@ def search(bank: Bank, query: str, limit: int = DEFAULT_LIMIT, doc_kind: str | N
         chosen += [(1, score, ident) for score, ident in _leading(rest, need - len(chosen), paths)]
     candidates = [(group, score, paths[ident], docs[paths[ident]]) for group, score, ident in chosen if score > 0]
     if not candidates:
-        return {"results": [], "hint": HINT}
+        return {"results": [], "hint": empty_hint(HINT, doc_kind, layer, status)}
 
     lexicon = index.lexicon
     phrases = _phrases(lexicon, query)
@@ -364,13 +365,14 @@ def search(bank: Bank, query: str, limit: int = DEFAULT_LIMIT, doc_kind: str | N
     needles = _line_needles(lexicon, content)
     for _, score, path, doc in ranked[:limit]:
         body = bodies[path] if path in bodies else _Body(index.body(path, doc) or "")
-        line, excerpt = _best_line(needles, weights, body, doc.body_line, content)
+        line, excerpt = _best_line(needles, weights, body, doc.body_line, content, lexicon)
         results.append({"path": path, "title": doc.title, "doc_kind": doc.doc_kind, "layer": doc.layer,
                         "status": doc.status, "score": round(score, 3), "line": line, "excerpt": excerpt})
     return {"results": results}
 
 
 Needle = tuple[int, str, bool, bool]  # (tier, literal, at word start, at word end)
+LINE_SCAN = 5000  # lines tokenised to place a concept no literal finds
 
 
 def _line_needles(lexicon: Lexicon, content: list[SearchConcept]) -> list[list[Needle]]:
@@ -409,17 +411,21 @@ class _Body:
 
 
 def _best_line(needles: list[list[Needle]], weights: list[float], body: _Body, first_line: int,
-               content: list[SearchConcept]) -> tuple[int, str]:
+               content: list[SearchConcept], lexicon: Lexicon) -> tuple[int, str]:
     """The 1-based file line whose matched concepts weigh most (first on ties), and its excerpt.
 
     Each concept's literals (`Lexicon.needles`) are found with `str.find` over the lowercased body
     and placed on a line by counting the newlines before them (lowercasing never adds or drops a
-    newline); a line scores Σ concept idf × the strongest tier found on it. No re-tokenising.
+    newline); a line scores Σ concept idf × the strongest tier found on it. A concept none of whose
+    literals occurs (its stem is not a prefix of the word: `decid` in "decision", `retry` in
+    "retries"; or it sits inside an identifier: `logger` in `getLogger`) is placed by tokenising
+    the lines the way the index does, up to `LINE_SCAN` lines.
     """
     low = body.low
     size = len(low)
     scores: dict[int, float] = {}
-    for concept_needles, weight in zip(needles, weights):
+    missing: list[tuple[SearchConcept, float]] = []
+    for concept, concept_needles, weight in zip(content, needles, weights):
         best: dict[int, int] = {}
         for tier, literal, word_start, word_end in concept_needles:
             at = low.find(literal)
@@ -433,8 +439,20 @@ def _best_line(needles: list[list[Needle]], weights: list[float], body: _Body, f
                     if tier > best.get(line, 0):
                         best[line] = tier
                 at = low.find(literal, end)
+        if not best:
+            missing.append((concept, weight))
         for line, tier in best.items():
             scores[line] = scores.get(line, 0.0) + weight * tier
+    if missing:
+        for index, text in enumerate(body.text.split("\n")[:LINE_SCAN]):
+            if not text.strip():
+                continue
+            terms = lexicon.search_terms(text)
+            for concept, weight in missing:
+                tier = max((form.tier for form in (*concept.forms, *concept.parts)
+                            if form.terms and all(t in terms for t in form.terms)), default=0)
+                if tier:
+                    scores[index] = scores.get(index, 0.0) + weight * tier
     if not scores:
         return first_line, ""
     index = min(scores, key=lambda i: (-scores[i], i))

@@ -164,3 +164,12 @@ def test_estimate_tokens_is_cjk_aware_and_rounds_up():
     assert estimate_tokens("缓存") == 2  # 1.2 → 2
     assert estimate_tokens("ab缓存") == 2  # 0.5 + 1.2 = 1.7 → 2
     assert estimate_tokens("x" * 400) == 100 and estimate_tokens("中" * 10) == 6
+
+
+def test_plural_acronyms_are_one_word_and_russian_why_markers_start_a_word():
+    from memorybank.lang import why_intent
+    from memorybank.lang.tokens import is_compound, split_compound
+
+    assert not is_compound("URLs") and split_compound("getURLs") == ["get", "urls"]
+    assert not why_intent("как получить разрешение на экспорт?") and why_intent("почему очередь?")
+    assert not why_intent("决定性的测试") and why_intent("为什么用队列")

@@ -188,3 +188,25 @@ def test_fixture_bank_search(tmp_path):
     assert search(bank, "FT-042")["results"][0]["path"] == "features/FT-042-invoice-export.md"
     assert search(bank, "half-even")["results"][0]["path"] == "engineering/rounding.md"
     assert all(r["path"] != "flows/templates/adr.md" for r in search(bank, "decision", limit=50)["results"])
+
+
+@pytest.mark.parametrize("query, path, words", [
+    ("decision", "adr/ADR-002-queue-for-exports.md", "decision"),  # stem `decis` is no literal prefix
+    ("where do we mention the logger?", "rules/no-print.md", "getlogger"),  # a part inside an identifier
+])
+def test_the_excerpt_is_the_matching_line_even_when_no_literal_finds_it(query, path, words):
+    # The line finder fell back to the blank line after the frontmatter with an empty excerpt.
+    from memorybank.bank import Bank
+    from memorybank.search import search
+
+    hit = next(r for r in search(Bank(FIXTURE), query)["results"] if r["path"] == path)
+    assert words in hit["excerpt"].lower().replace("_", "")
+
+
+def test_a_question_longer_than_a_thousand_characters_is_refused():
+    from memorybank.bank import Bank
+    from memorybank.errors import BankError
+    from memorybank.search import search
+
+    with pytest.raises(BankError, match="at most 1,000 are read"):
+        search(Bank(FIXTURE), "发票" * 600)

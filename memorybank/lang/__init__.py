@@ -44,10 +44,12 @@ def lexicon_for(bank: Bank) -> Lexicon:
 
 
 _WHY_EN = re.compile(r"\b(?:why|rationale|reasons?|reasoning|decided|decisions?|trade-?offs?|instead\s+of)\b")
-_WHY_MARKERS = ("почему", "зачем", "обоснован", "вместо", "решени", "为什么", "为何", "原因", "理由", "决定", "而不是")
+# Russian markers at a word start only: `разрешение` (permission) holds `решени` but is no decision.
+_WHY_RU = re.compile(r"(?<![а-яa-z0-9_])(?:почему|зачем|обоснован|вместо|решени)")
+_WHY_ZH = re.compile(r"为什么|为何|原因|理由|决定(?!性)|而不是")  # 决定性 is "decisive", not a decision
 
 
 def why_intent(question: str) -> bool:
     """True when the question asks *why* (English, Russian or Chinese markers of §5)."""
     low = question.lower().replace("ё", "е")
-    return _WHY_EN.search(low) is not None or any(marker in low for marker in _WHY_MARKERS)
+    return any(p.search(low) is not None for p in (_WHY_EN, _WHY_RU, _WHY_ZH))

@@ -19,7 +19,7 @@ let lets me more most much must my myself no nor not now of off often on once on
 out over per please same shall she should so some such than that the their theirs them then there
 these they this those through thus to too under until up upon us very via was we were what whatever
 when where whereas whether which while who whom whose why will with within without would yet you your
-yours tell explain know need want find show give look read wonder anyone someone something anything
+yours tell explain know need want find show give look wonder anyone someone something anything
 we've i'm it's let's isn't aren't don't doesn't didn't where's what's how's who's
 mentioned mention occurs occur appear appears located locate
 """.split())

@@ -23,7 +23,8 @@ _BOUNDS = tuple(edge for lo, hi in CJK_RANGES for edge in (lo, hi + 1))
 CJK_FLOOR = "\u2e80"
 WORD = re.compile(r"\w+(?:-\w+)*")  # letters, digits, `_`; `-` inside. CJK is split out afterwards
 _SEPARATORS = re.compile(r"[-_]+")
-_CAMEL = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_]+")
+_CAMEL = re.compile(r"[A-Z]{2,}s(?![a-z])|[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_]+")  # URLs is one hump
+_PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 
 
@@ -70,6 +71,8 @@ def is_compound(word: str) -> bool:
     """An identifier made of parts: `ft-042`, `filter_thresholds`, `kBookCache` (camelCase)."""
     if "-" in word or "_" in word:
         return True
+    if _PLURAL_ACRONYM.fullmatch(word):  # `URLs`, `APIs`: a plural, not the humps `UR` + `Ls`
+        return False
     return not word.islower() and not word.isupper() and any(ch.isupper() for ch in word[1:]) \
         and any(ch.islower() for ch in word)
 
