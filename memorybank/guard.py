@@ -57,6 +57,8 @@ def guard(bank: Bank, files: list[str] | None = None, staged: bool = False) -> d
 
     checked = 0
     for rel in paths:
+        if os.path.islink(top / rel):
+            continue  # git tracks the link, not what it points to (which may be outside the project)
         applicable = [c for c in compiled if matches(rel, c[3])]
         text = _text(top / rel)
         if text is None:

@@ -143,3 +143,32 @@ def test_pre_commit_hooks_run_as_declared(tmp_path):
     assert guarded.returncode == 1 and "ok.py" not in guarded.stdout
     assert "src/app.py:1  error  print() in service code  [rules/no-print.md]" in guarded.stdout
     assert "    do: Log through the module logger." in guarded.stdout
+
+
+@pytest.mark.parametrize("pattern, files, problem", [
+    ("'(a+)+$'", "'src/**'", "repeats a group that itself repeats"),  # used to hang for minutes
+    ("'a{4294967296}'", "'src/**'", "bad regex"),  # OverflowError used to escape
+    ("'x'", "'[z-a].py'", "bad glob in `files`"),  # re.error from the glob used to escape
+])
+def test_a_pattern_or_glob_that_cannot_run_safely_is_a_finding_and_delivery_still_works(repo, pattern, files,
+                                                                                        problem):
+    import time
+
+    root = repo.path / "memory_bank"
+    repo.write("memory_bank/rules/risky.md", NO_PRINT.replace("'print\\('", pattern)
+               .replace("'src/**/*.py'", files).replace("No print", "Risky"))
+    repo.write("src/slow.py", "a" * 40 + "b\n")
+    began = time.monotonic()
+    result = guard(Bank(root))
+    assert time.monotonic() - began < 5
+    bad = [v for v in result["violations"] if v["rule"] == "rules/risky.md"]
+    assert len(bad) == 1 and problem in bad[0]["message"], bad
+    assert deliver(Bank(root), dry_run=True)["channels"]
+
+
+def test_an_untracked_symlink_is_not_followed_out_of_the_project(repo, tmp_path):
+    outside = tmp_path / "secret.py"
+    outside.write_text("print('outside the project')\n")
+    (repo.path / "src/leak.py").symlink_to(outside)
+    result = guard(Bank(repo.path / "memory_bank"))
+    assert "src/leak.py" not in {v["file"] for v in result["violations"]}

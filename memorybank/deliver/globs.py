@@ -34,7 +34,23 @@ def glob_regex(glob: str) -> re.Pattern[str]:
         text = "**/" + text
     body = _translate(text)
     tail = "(?:/.*)?" if folder else ""
-    return re.compile(f"(?s:{body}{tail})\\Z")
+    try:
+        return re.compile(f"(?s:{body}{tail})\\Z")
+    except re.error:
+        return _NOTHING  # a glob that is no glob (`[z-a].py`) matches nothing; glob_problem says why
+
+
+_NOTHING = re.compile(r"(?!)")
+
+
+def glob_problem(glob: str) -> str | None:
+    """Why a glob cannot be used (a bracket range backwards, …), or None."""
+    text = clean_glob(glob).rstrip("/")
+    try:
+        re.compile(_translate(text))
+    except re.error as exc:
+        return f"{glob!r}: {exc}"
+    return None
 
 
 def _translate(glob: str) -> str:

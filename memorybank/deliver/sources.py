@@ -21,6 +21,8 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from re import _constants as re_constants  # the parser's node kinds, to spot nested repeats
+from re import _parser as re_parser
 from typing import Any
 
 from ..bank import Bank
@@ -28,7 +30,7 @@ from ..headings import normalize_heading, scan_text, section_bounds
 from ..parse import text_list, text_of
 from ..placeholder import placeholders
 from ..records import Doc
-from .globs import clean_glob
+from .globs import clean_glob, glob_problem
 
 SKELETON_LINES = 15
 DEFAULT_PRIORITY = 3
@@ -133,6 +135,50 @@ def _priority(value: Any) -> int:
     return DEFAULT_PRIORITY
 
 
+def regex_problem(pattern: str) -> str | None:
+    """Why a guard pattern cannot run safely, or None.
+
+    It must compile (any compile failure — a bad range, a repeat count past the limit, nesting
+    past the parser's recursion — is reported, never raised), and no repeated group may hold a
+    repeat of its own (`(a+)+`, `(\\w+\\s*)*`): Python's regex engine cannot be interrupted, and such a
+    pattern takes exponential time on a line that almost matches.
+    """
+    try:
+        parsed = re_parser.parse(pattern)
+        re.compile(pattern)
+    except (re.error, OverflowError, RecursionError, ValueError, TypeError) as exc:
+        return f"bad regex {pattern[:80]!r}: {exc}"
+    if _nested_repeat(parsed, inside=False):
+        return (f"regex {pattern[:80]!r} repeats a group that itself repeats, which can take exponential time; "
+                "rewrite it without the nesting, or make the inner repeat possessive (a++) or atomic ((?>…))")
+    return None
+
+
+_REPEATS = (re_constants.MAX_REPEAT, re_constants.MIN_REPEAT)
+
+
+def _nested_repeat(items: Any, inside: bool) -> bool:
+    """Whether a parsed pattern has an unbounded-ish repeat (max > 1) inside another one."""
+    for op, av in items:
+        if op in _REPEATS:
+            low, high, sub = av
+            many = high > 1
+            if many and inside:
+                return True
+            if _nested_repeat(sub, inside or many):
+                return True
+        elif op is re_constants.SUBPATTERN:
+            if _nested_repeat(av[-1], inside):
+                return True
+        elif op is re_constants.BRANCH:
+            if any(_nested_repeat(branch, inside) for branch in av[1]):
+                return True
+        elif op in (re_constants.ASSERT, re_constants.ASSERT_NOT):
+            if _nested_repeat(av[1], inside):
+                return True
+    return False
+
+
 def _checks(value: Any, fallback_globs: tuple[str, ...]) -> tuple[Check, ...]:
     """The rule's `guard:` list. A check without `files` uses the rule's own scope (or every file)."""
     if value is None:
@@ -152,10 +198,10 @@ def _checks(value: Any, fallback_globs: tuple[str, ...]) -> tuple[Check, ...]:
             problem = "the guard item has no `pattern`"
             pattern = "" if not isinstance(pattern, str) else pattern
         else:
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                problem = f"bad regex {pattern!r}: {exc}"
+            problem = regex_problem(pattern)
+        bad_glob = next((g for g in files if glob_problem(g)), None)
+        if problem is None and bad_glob is not None:
+            problem = f"bad glob in `files`: {glob_problem(bad_glob)}"
         if severity not in ("error", "warning"):
             problem = problem or f"severity must be error or warning, not {severity!r}"
             severity = "warning"
