@@ -27,6 +27,7 @@ from .gitutil import (
     decode,
     git_refused,
     has_commits,
+    is_shallow,
     relative_to_top,
     resolve_commit,
     root_commit,
@@ -68,7 +69,8 @@ def changed(bank: Bank, since: str) -> dict:
         commit = root_commit(top)
         if commit is None:  # pragma: no cover - a resolvable base implies a root commit
             raise commit_refused(since, dates_too=True)
-        note = (f"{since} reaches past the first commit; compared with the root commit {commit[:12]} instead "
+        first = "the shallow clone's first commit" if is_shallow(top) else "the first commit"
+        note = (f"{since} reaches past {first}; compared with the root commit {commit[:12]} instead "
                 "(what the root commit itself added is not listed).")
     try:
         changes = _git_changes(bank, top, commit)

@@ -35,6 +35,7 @@ from .gitutil import (
     git_available,
     git_refused,
     has_commits,
+    is_shallow,
     relative_to_top,
     resolve_commit,
     run_git,
@@ -72,8 +73,8 @@ def drift(bank: Bank, threshold_days: int = 90, scope: str | None = None, files:
                     "unanchored": len(docs) - len(anchored), "drifted": [], "missing": []}
     if top is None:
         why = "The bank is not inside a git repository" if git_available() else "git is not installed"
-        result["note"] = (f"{why}, so there is no history to compare. Drift needs git history and documents "
-                          "with anchors. " + HOW_TO_ANCHOR)
+        result["note"] = f"{why}, so there is no history to compare: drift needs git history." + (
+            "" if anchored else " It also needs documents with anchors. " + HOW_TO_ANCHOR)
         return result
     if not anchored:
         where = f" under {scope_path}" if scope_path else ""
@@ -126,9 +127,15 @@ def drift(bank: Bank, threshold_days: int = 90, scope: str | None = None, files:
     drifted.sort(key=lambda d: (-d["ahead_days"], d["path"], d["anchor"]))
     missing.sort(key=lambda m: (m["path"], m["anchor"]))
     result["drifted"], result["missing"] = drifted, missing
+    notes = []
     if uncommitted:
-        result["note"] = (f"{uncommitted} anchored document(s) have no commit yet and were not judged; "
-                          "drift compares committed dates only.")
+        notes.append(f"{uncommitted} anchored document(s) have no commit yet and were not judged; "
+                     "drift compares committed dates only.")
+    if is_shallow(top):
+        notes.append("This clone is shallow: history before its cut is missing, so older code changes cannot "
+                     "be dated and drift may be missed. Run `git fetch --unshallow` for a full answer.")
+    if notes:
+        result["note"] = " ".join(notes)
     return result
 
 

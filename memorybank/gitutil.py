@@ -25,7 +25,9 @@ if TYPE_CHECKING:
 _BASE = ("git", "-c", "core.quotepath=off")
 _CHUNK = 1 << 16
 # A ref that walks back from a base: HEAD~20, main^^, v1~3^2. `base` is what must exist.
-_WALK = re.compile(r"^(?P<base>[^~^:\s]+)(?P<walk>(?:~\d*|\^\d*)+)$")
+# A first-parent walk (`~N`, `^`, `^1`): it may run out of history. `^2`, `^3` name another parent,
+# and a parent that does not exist is a bad ref, not a walk past the first commit.
+_WALK = re.compile(r"^(?P<base>[^~^:\s]+)(?P<walk>(?:~\d*|\^1?(?!\d))+)$")
 
 
 class GitFailure(Exception):
@@ -182,6 +184,14 @@ def walking_base(ref: str) -> str | None:
     """For a walking ref like `HEAD~20` or `main^^`, the ref it walks from; None for other refs."""
     match = _WALK.match(ref.strip())
     return match.group("base") if match else None
+
+
+def is_shallow(top: Path) -> bool:
+    """Whether the repository is a shallow clone (its history is cut: dates and walks stop there)."""
+    try:
+        return decode(run_git(top, "rev-parse", "--is-shallow-repository")).strip() == "true"
+    except GitFailure:
+        return False
 
 
 def root_commit(top: Path) -> str | None:

@@ -166,3 +166,35 @@ def test_broken_repository_is_a_clear_refusal(repo):
     (repo.path / ".git" / "objects" / tree[:2] / tree[2:]).unlink()
     with pytest.raises(BankError, match="git failed: .*git fsck"):
         changed(repo.bank(), "HEAD")
+
+
+def test_a_parent_number_that_does_not_exist_is_a_bad_ref_not_a_walk(tmp_path):
+    # `HEAD^3` on a one-parent commit used to fall back to the root commit "past the first commit".
+    repo = Repo(tmp_path / "repo")
+    repo.write("memory_bank/README.md", doc("Root"))
+    repo.commit("one", "2026-01-10T10:00:00Z")
+    repo.write("memory_bank/a.md", doc("A"))
+    repo.commit("two", "2026-01-11T10:00:00Z")
+    bank = Bank(repo.path / "memory_bank")
+    for ref in ("HEAD^3", "HEAD^^2"):
+        with pytest.raises(BankError):
+            changed(bank, ref)
+    assert "note" in changed(bank, "HEAD~5")
+
+
+def test_a_shallow_clone_says_its_history_is_cut(tmp_path):
+    import subprocess
+
+    from memorybank.drift import drift
+
+    repo = Repo(tmp_path / "repo")
+    repo.write("memory_bank/a.md", doc("A", anchors=["src/a.py"]))
+    repo.write("src/a.py", "x = 1\n")
+    repo.commit("one", "2026-01-10T10:00:00Z")
+    repo.write("src/a.py", "x = 2\n")
+    repo.commit("two", "2026-07-10T10:00:00Z")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{repo.path}", str(clone)], check=True)
+    result = drift(Bank(clone / "memory_bank"))
+    assert "shallow" in result["note"] and "git fetch --unshallow" in result["note"]
+    assert "shallow clone's first commit" in changed(Bank(clone / "memory_bank"), "HEAD~3")["note"]

@@ -147,7 +147,10 @@ def test_bank_outside_git_is_mode_none(tmp_path):
     (bank_dir / "domain" / "a.md").write_text(doc("A", anchors=["src/a.py"]))
     result = drift(Bank(bank_dir))
     assert result["mode"] == "none"
-    assert "not inside a git repository" in result["note"] and "anchors:" in result["note"]
+    assert "not inside a git repository" in result["note"]
+    assert "anchors:" not in result["note"]  # it has anchors: only git is missing
+    (bank_dir / "domain" / "a.md").write_text(doc("A"))
+    assert "anchors:" in drift(Bank(bank_dir))["note"]
 
 
 def test_repository_without_commits_judges_nothing(tmp_path):
