@@ -47,7 +47,7 @@ def _invalid_frontmatter(bank: Bank) -> Iterator[Finding]:
             error = doc.parse_error.rstrip(".?!")
             message = f"{error[0].upper()}{error[1:]}. Re-save the file as UTF-8 text."
             if "never closed" in doc.parse_error:
-                message = f"Frontmatter {doc.parse_error}. Add the closing `---` line."
+                message = f"{error[0].upper()}{error[1:]}. Add the closing `---` line."
         yield Finding("error", "invalid-frontmatter", path, message, doc.error_line)
 
 
