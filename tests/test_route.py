@@ -410,3 +410,11 @@ def test_fast_ranking_equals_scoring_every_document(tmp_path):
         limit = rng.choice([1, 3, 5, 25])
         fast = [(r["path"], r["score"]) for r in route(bank, question, limit=limit)["results"]]
         assert fast == reference(question, limit), question
+
+
+def test_a_lone_digit_inside_an_identifier_matches_no_version_number(tmp_path):
+    # `ISO-639-1` ranked a document whose purpose mentions "0.1.0" through its part `1`.
+    files = {"a/lang.md": doc("Language codes", "ISO 639 language validation"),
+             "a/news.md": doc("New formats", "Candidates after release 0.1.0")}
+    bank = small_bank(tmp_path, files)
+    assert paths(bank, "language validation ISO-639-1") == ["a/lang.md"]

@@ -202,7 +202,9 @@ class Lexicon:
         out = []
         for part in parts:
             part = part.replace("ё", "е")
-            if part in STOPWORDS or (len(part) == 1 and not part.isdigit()):
+            # one character is no content word; a lone digit only when typed alone (`ISO-639-1`'s `1`
+            # would match every version number)
+            if part in STOPWORDS or (len(part) == 1 and (not part.isdigit() or len(parts) > 1)):
                 continue
             term, language = self.term(part)
             out.append((term, part, language))
