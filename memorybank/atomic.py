@@ -80,3 +80,104 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
         temp.unlink(missing_ok=True)
         raise
     fsync_dir(target.parent)
+
+
+class ReplaceFailed(Exception):
+    """A `replace_files` call that failed and was undone; `path` is the file it could not write."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc)
+
+
+def _missing_folders(target: Path) -> list[Path]:
+    """The folders to create for `target`, outermost first; refuses an ancestor that is not a folder."""
+    missing = []
+    parent = target.parent
+    while not parent.is_dir():
+        if os.path.lexists(parent):
+            raise ReplaceFailed(target, f"{parent} is not a folder")
+        missing.append(parent)
+        parent = parent.parent
+    return missing[::-1]
+
+
+def replace_files(writes: dict[Path, bytes], removes: list[Path] | tuple[Path, ...] = ()) -> None:
+    """Write and remove several files all-or-nothing, as far as the OS allows (§16).
+
+    Every check runs first (parents must be folders, targets regular files or absent); then the
+    missing folders are made and every temp file is written and fsynced beside its target; only
+    when all temps exist are the targets replaced, then `removes` unlinked. A failure before the
+    first replace removes the temps and the folders made; a failure after it also puts back the
+    original bytes of every file already replaced or removed. Either way `ReplaceFailed` names the
+    file and the OS reason. Like `write_atomic`, a symlinked target is written through to its file.
+    """
+    targets = {Path(os.path.realpath(path)): data for path, data in writes.items()}
+    made: list[Path] = []
+    temps: dict[Path, Path] = {}
+    originals: dict[Path, tuple[bytes, os.stat_result] | None] = {}
+    done: list[Path] = []
+    current = next(iter(targets), None)
+    try:
+        folders: list[Path] = []
+        for target in [*targets, *removes]:
+            current = target
+            for folder in _missing_folders(target):
+                if folder not in folders:
+                    folders.append(folder)
+            if os.path.lexists(target) and not stat.S_ISREG(os.lstat(target).st_mode):
+                raise ReplaceFailed(target, "not a regular file")
+        for folder in folders:
+            current = folder
+            folder.mkdir()
+            made.append(folder)
+        for target, data in targets.items():
+            current = target
+            try:
+                like = target.stat()
+                originals[target] = (target.read_bytes(), like)
+            except FileNotFoundError:
+                like, originals[target] = None, None
+            temps[target] = write_temp(target, data, like)
+        for target in removes:
+            current = target
+            originals[target] = (target.read_bytes(), target.stat()) if target.exists() else None
+        for target in targets:
+            current = target
+            os.replace(temps.pop(target), target)
+            done.append(target)
+        for target in removes:
+            current = target
+            target.unlink(missing_ok=True)
+            done.append(target)
+        for folder in dict.fromkeys(t.parent for t in done):
+            fsync_dir(folder)
+    except BaseException as exc:
+        for target in reversed(done):
+            _put_back(target, originals.get(target))
+        for temp in temps.values():
+            temp.unlink(missing_ok=True)
+        for folder in reversed(made):
+            try:
+                folder.rmdir()
+            except OSError:
+                pass
+        if isinstance(exc, OSError):
+            raise ReplaceFailed(current if current is not None else Path("."), _reason(exc)) from exc
+        raise
+
+
+def _put_back(target: Path, original: tuple[bytes, os.stat_result] | None) -> None:
+    """Best-effort undo of one replace or removal (a failure here leaves the new bytes, never a torn file)."""
+    try:
+        if original is None:
+            target.unlink(missing_ok=True)
+        else:
+            os.replace(write_temp(target, original[0], original[1]), target)
+    except OSError:
+        pass

@@ -2,7 +2,9 @@
 usage paragraph in CLAUDE.md.
 
 Every file is planned first and written only when all plans succeeded, so a refusal (a file that is
-not valid JSON, a CLAUDE.md with broken markers) writes nothing. A JSON merge inserts the new text
+not valid JSON, a CLAUDE.md with broken markers, a file where a folder belongs) writes nothing; the
+writes then go through `atomic.replace_files` (folders made and every temp written before any
+rename), so a write failing partway leaves every file as it was. A JSON merge inserts the new text
 before the container's closing bracket, in the layout of its siblings (`jsonedit`), so every other
 key, the key order, the indentation, inline arrays and line endings stay byte for byte; a file that
 needs no change is not rewritten, so a second run is byte-identical. Writes are atomic (temp file + `os.replace`) and
@@ -14,7 +16,10 @@ Choices the spec leaves open:
 - An existing server entry that already runs `mcp-memorybank` on this bank, under any name, counts
   as installed. An entry named `memorybank` that differs is kept as it is, with a warning (it may
   be deliberately customised); delete it and re-run to replace it.
-- Any Stop hook whose command starts with `mcp-memorybank-hook` counts as installed. The hook gets
+- A Stop hook counts as installed when its command runs `mcp-memorybank-hook` on this bank, read
+  the way the hook will (its `--root`, else a leading `MEMORYBANK_ROOT=…`, resolved against the
+  project, where Claude Code runs hooks; without either it finds `memory_bank/` at the project
+  top). A hook for another bank is kept and ours is added beside it. The hook gets
   `--root <bank>` only when it could not find the bank by itself, i.e. unless the bank is a folder
   named `memory_bank` at the project top (the hook looks in its working folder and upward).
 - "Offer the usage paragraph" means: write it. The paragraph multiplied routing eightfold in the
@@ -23,6 +28,8 @@ Choices the spec leaves open:
   outside it changes. A block `--deliver` wrote (its begin marker carries a digest) already holds
   the paragraph and is left to delivery. `claude_md=False` (`--no-claude-md`) skips it. An existing `.claude/CLAUDE.md`
   is used when there is no `CLAUDE.md` at the project top.
+- Refused, before anything is written, when a file it manages would land inside the bank (the bank
+  is the project top: CLAUDE.md would be indexed as a document); the fix is `--project DIR`.
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from . import jsonedit
-from .atomic import write_atomic
+from .atomic import ReplaceFailed, replace_files
 from .blocks import BEGIN, END, BlockShapeError, find_block
 from .errors import BankError
 from .project import bank_relpath, project_dir
@@ -60,6 +67,20 @@ class _Plan:
 
 def _compact(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _check_place(project: Path, rel: str, bank: Path) -> None:
+    """Refuse a file that would land inside the bank, or whose folders on the way are files."""
+    real_bank = os.path.realpath(bank)
+    if os.path.commonpath([real_bank, os.path.realpath(project / rel)]) == real_bank:
+        raise BankError(f"Refusing to write {rel}: it would land inside the bank ({real_bank}), where it would be "
+                        "indexed as a document. Pass --project DIR (a folder outside the bank); nothing was written.")
+    folder = project
+    for part in rel.split("/")[:-1]:
+        folder = folder / part
+        if os.path.lexists(folder) and not folder.is_dir():
+            raise BankError(f"Refusing to touch {rel}: {folder.relative_to(project).as_posix()} is a file, not a "
+                            "folder. Move it aside, then re-run; nothing was written.")
 
 
 def _read_text(path: Path, rel: str) -> str | None:
@@ -189,24 +210,38 @@ def _plan_mcp(project: Path, bank: Path, root_arg: str, warnings: list[str]) -> 
     return plan
 
 
-def _is_our_hook(hook: Any) -> bool:
+def _hooks_bank(hook: Any, project: Path, bank: Path) -> bool:
+    """Whether a hook entry runs `mcp-memorybank-hook` on `bank` (a realpath); see the module doc."""
     if not isinstance(hook, dict) or not isinstance(hook.get("command"), str):
         return False
     try:
         words = shlex.split(hook["command"])
     except ValueError:
         words = hook["command"].split()
-    return bool(words) and os.path.basename(words[0]) == HOOK_COMMAND
+    env: dict[str, str] = {}
+    while words and "=" in words[0] and not words[0].startswith(("=", "-", "/")):
+        name, _, value = words.pop(0).partition("=")
+        env[name] = value
+    if not words or os.path.basename(words[0]) != HOOK_COMMAND:
+        return False
+    root = _root_arg(words[1:]) or env.get("MEMORYBANK_ROOT")
+    if root is None:
+        return os.path.realpath(project / "memory_bank") == str(bank)
+    root = os.path.expanduser(root.replace("$CLAUDE_PROJECT_DIR", str(project)).replace("${CLAUDE_PROJECT_DIR}",
+                                                                                         str(project)))
+    return os.path.realpath(project / root) == str(bank)
 
 
-def _plan_settings(project: Path, hook_command: str) -> _Plan:
+def _plan_settings(project: Path, hook_command: str, bank: Path) -> _Plan:
     path = project / ".claude" / "settings.json"
     plan = _Plan(".claude/settings.json", path, path.exists())
     doc = _JsonFile(_read_text(path, plan.rel), plan.rel)
     stop = doc.get(("hooks", "Stop"), list)
+    real_bank = Path(os.path.realpath(bank))
     for group in stop or ():
         inner = group.get("hooks") if isinstance(group, dict) else None
-        if _is_our_hook(group) or (isinstance(inner, list) and any(_is_our_hook(h) for h in inner)):
+        if _hooks_bank(group, project, real_bank) or (
+                isinstance(inner, list) and any(_hooks_bank(h, project, real_bank) for h in inner)):
             plan.note = "Stop hook already present"
             return plan
     entry = {"hooks": [{"type": "command", "command": hook_command}]}
@@ -278,17 +313,24 @@ def install_hook(root: str | os.PathLike[str], project: str | os.PathLike[str] |
     else:
         proj = Path(os.path.realpath(project_dir(bank)))
     rel = bank_relpath(bank, proj)
-    root_arg = rel if rel.startswith("..") or os.path.isabs(rel) else "./" + rel.removeprefix("./")
+    root_arg = rel if rel == "." or rel.startswith("..") or os.path.isabs(rel) else "./" + rel.removeprefix("./")
     found_alone = bank.name == "memory_bank" and bank.parent == proj  # the hook looks upward from its cwd
     hook_command = HOOK_COMMAND if found_alone else f"{HOOK_COMMAND} --root {shlex.quote(root_arg)}"
     warnings: list[str] = []
-    plans = [_plan_mcp(proj, bank, root_arg, warnings), _plan_settings(proj, hook_command)]
+    for place in (".mcp.json", ".claude/settings.json", *(("CLAUDE.md", ".claude/CLAUDE.md") if claude_md else ())):
+        _check_place(proj, place, bank)
+    plans = [_plan_mcp(proj, bank, root_arg, warnings), _plan_settings(proj, hook_command, bank)]
     if claude_md:
         plans.append(_plan_claude_md(proj, rel.removeprefix("./")))
     if not dry_run:
-        for plan in plans:
-            if plan.new_text is not None:
-                write_atomic(plan.path, plan.new_text.encode("utf-8"))
+        writes = {plan.path: plan.new_text.encode("utf-8") for plan in plans if plan.new_text is not None}
+        try:
+            replace_files(writes)
+        except ReplaceFailed as exc:
+            rel_of = {os.path.realpath(plan.path): plan.rel for plan in plans}
+            name = rel_of.get(str(exc.path), str(exc.path))
+            raise BankError(f"Refusing to finish --install-hook: cannot write {name} ({exc.reason}). Fix its "
+                            "permissions, then re-run; nothing was written.") from None
     files = [{"path": plan.rel,
               "action": "unchanged" if plan.new_text is None else ("updated" if plan.exists else "created"),
               "changes": plan.changes, "note": plan.note} for plan in plans]

@@ -494,3 +494,93 @@ def test_outside_git_a_rule_whose_anchor_does_not_exist_is_withheld(tmp_path):
     (project / "src").mkdir()
     entry = channel(deliver(Bank(root), dry_run=True), "AGENTS.md")
     assert "rules/no-print.md" in entry["kept"]
+
+
+def _small(tmp_path: Path) -> Repo:
+    """A project whose bank holds one rule and one recipe (topic api), enough for every channel."""
+    repo = Repo(tmp_path / "p")
+    repo.write("memory_bank/rules/a.md", rule(1, 3))
+    repo.write("memory_bank/recipes/api-1.md", recipe("api", 1))
+    return repo
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and ".git" not in p.relative_to(folder).parts}
+
+
+@pytest.mark.parametrize(("obstacle", "file", "reason"), [
+    ("AGENTS.md/", "AGENTS.md", "a folder, not a file"),
+    (".cursor", ".cursor/rules/memorybank-rules.mdc", ".cursor is a file, not a folder"),
+    (".cursor/rules/memorybank-rules.mdc/", ".cursor/rules/memorybank-rules.mdc", "a folder, not a file"),
+])
+def test_a_target_that_is_a_folder_or_sits_under_a_file_is_skipped_with_its_reason(tmp_path, obstacle, file, reason):
+    repo = _small(tmp_path)
+    place = repo.path / obstacle.rstrip("/")
+    if obstacle.endswith("/"):
+        place.mkdir(parents=True)
+    else:
+        place.write_text("user file\n", encoding="utf-8")
+    root = str(repo.path / "memory_bank")
+    for mode in (("--check",), ("--dry-run",), ()):
+        proc = run_cli("--root", root, "--deliver", "--json", *mode)
+        assert "Traceback" not in proc.stderr and proc.stdout, proc.stderr
+        entry = channel(json.loads(proc.stdout), file)
+        assert entry["action"] == "skipped" and reason in entry["reason"]
+    assert (repo.path / ".github" / "copilot-instructions.md").is_file()  # the other channels were delivered
+    if not obstacle.endswith("/"):
+        assert place.read_text(encoding="utf-8") == "user file\n"
+
+
+def test_a_write_failing_partway_changes_no_delivered_file_and_leaves_no_temp(tmp_path, monkeypatch):
+    import memorybank.atomic as atomic
+    repo = _small(tmp_path)
+    root = repo.path / "memory_bank"
+    deliver(Bank(root))
+    repo.write("memory_bank/rules/a.md", rule(1, 3, do="Always log the request id at the boundary"))
+    repo.write("memory_bank/recipes/api-1.md", recipe("api", 1, do="Use the new api pattern."))
+    before = _snapshot(repo.path)
+    real = atomic.write_temp
+
+    def failing(target: Path, data: bytes, like: os.stat_result | None) -> Path:
+        if target.parent.name == "instructions":
+            raise PermissionError(13, "Permission denied", str(target))
+        return real(target, data, like)
+
+    monkeypatch.setattr(atomic, "write_temp", failing)
+    with pytest.raises(BankError, match=r"cannot write \.github/instructions/memorybank-api\.instructions\.md "
+                                        r"\(Permission denied\).*run --deliver again"):
+        deliver(Bank(root))
+    assert _snapshot(repo.path) == before
+
+
+def test_a_failed_delivery_removes_the_folders_it_made(tmp_path, monkeypatch):
+    import memorybank.atomic as atomic
+    repo = _small(tmp_path)
+    real = atomic.write_temp
+
+    def failing(target: Path, data: bytes, like: os.stat_result | None) -> Path:
+        if target.name == "AGENTS.md":
+            raise OSError(28, "No space left on device", str(target))
+        return real(target, data, like)
+
+    monkeypatch.setattr(atomic, "write_temp", failing)
+    before = _snapshot(repo.path)
+    with pytest.raises(BankError, match=r"cannot write AGENTS\.md \(No space left on device\)"):
+        deliver(Bank(repo.path / "memory_bank"))
+    assert _snapshot(repo.path) == before
+    assert not (repo.path / ".cursor").exists() and not (repo.path / ".github").exists()
+
+
+def test_a_bank_at_the_project_top_is_refused_with_the_project_fix(tmp_path):
+    repo = Repo(tmp_path / "p")
+    repo.write("rules/a.md", rule(1, 3))
+    before = _snapshot(repo.path)
+    for mode in (("--check",), ("--dry-run",), ()):
+        proc = run_cli("--root", str(repo.path), "--deliver", *mode)
+        assert proc.returncode == 1 and "Traceback" not in proc.stderr
+        assert "inside the bank" in proc.stderr and "--project DIR" in proc.stderr, proc.stderr
+    assert _snapshot(repo.path) == before
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert channel(deliver(Bank(repo.path), project=elsewhere), "AGENTS.md")["action"] == "create"

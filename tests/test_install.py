@@ -193,3 +193,68 @@ def test_file_mode_is_kept(project):
     assert stat.S_IMODE((project / ".mcp.json").stat().st_mode) == 0o600
     assert json.loads((project / ".mcp.json").read_text()) == {"mcpServers": {"memorybank": SERVER}}
     assert not [p for p in project.iterdir() if p.name.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("blocker", [".claude", "CLAUDE.md/"])
+def test_a_file_where_a_folder_belongs_is_refused_before_anything_is_written(project, blocker):
+    if blocker.endswith("/"):
+        (project / blocker).mkdir()
+    else:
+        (project / blocker).write_text("x\n")
+    before = files_of(project)
+    proc = run_cli("--root", str(project / "memory_bank"), "--install-hook")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert "nothing was written" in proc.stderr and blocker.rstrip("/") in proc.stderr
+    assert files_of(project) == before and not (project / ".mcp.json").exists()
+
+
+def test_a_write_failing_partway_leaves_every_file_as_it_was(project, monkeypatch):
+    import memorybank.atomic as atomic
+    (project / ".mcp.json").write_text('{"mcpServers": {}}\n')
+    before = files_of(project)
+    real = atomic.write_temp
+
+    def failing(target: Path, data: bytes, like: os.stat_result | None) -> Path:
+        if target.name == "CLAUDE.md":
+            raise PermissionError(1, "Operation not permitted", str(target))
+        return real(target, data, like)
+
+    monkeypatch.setattr(atomic, "write_temp", failing)
+    with pytest.raises(BankError, match=r"cannot write CLAUDE\.md \(Operation not permitted\)"):
+        install_hook(project / "memory_bank")
+    assert files_of(project) == before and not (project / ".claude").exists()  # no temp left, no folder made
+
+
+def test_a_bank_at_the_project_top_is_refused_with_the_project_fix(tmp_path):
+    top = git_repo(tmp_path / "kb", {"README.md": "# Bank\n", "notes/a.md": "# A\n"})
+    before = files_of(top)
+    with pytest.raises(BankError, match=r"inside the bank .*--project DIR"):
+        install_hook(top)
+    with pytest.raises(BankError, match=r"inside the bank"):
+        install_hook(top, dry_run=True, claude_md=False)
+    assert files_of(top) == before
+    (tmp_path / "app").mkdir()
+    result = install_hook(top, project=tmp_path / "app")
+    assert result["bank"] == "../kb" and (tmp_path / "app" / "CLAUDE.md").exists()
+
+
+def test_a_stop_hook_for_another_bank_is_kept_and_ours_added(project):
+    theirs = {"hooks": [{"type": "command", "command": "mcp-memorybank-hook --root ./other_bank"}]}
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"Stop": [theirs]}}))
+    install_hook(project / "memory_bank", claude_md=False)
+    assert json.loads((project / ".claude" / "settings.json").read_text())["hooks"]["Stop"] == [theirs, STOP]
+    again = install_hook(project / "memory_bank", claude_md=False)
+    assert again["files"][1]["action"] == "unchanged"
+
+
+@pytest.mark.parametrize("command", ["mcp-memorybank-hook --root memory_bank",
+                                     "MEMORYBANK_ROOT=./memory_bank mcp-memorybank-hook",
+                                     '"$CLAUDE_PROJECT_DIR"/.venv/bin/mcp-memorybank-hook --root '
+                                     '"$CLAUDE_PROJECT_DIR/memory_bank"'])
+def test_a_stop_hook_naming_this_bank_counts_as_installed(project, command):
+    (project / ".claude").mkdir()
+    mine = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": command}]}]}}
+    (project / ".claude" / "settings.json").write_text(json.dumps(mine))
+    result = install_hook(project / "memory_bank", claude_md=False)
+    assert result["files"][1]["note"] == "Stop hook already present"

@@ -10,13 +10,24 @@ kept, dropped: [{path, reason}]}], withheld: [{path, kind, reason}], stale: [fil
 deliver and nothing of ours to remove). In `dry_run` and `check` modes nothing is written and the
 actions say what a delivery would do. `stale` lists the files a delivery would change or refuses
 to change: `--check` fails when it is not empty.
+
+A target that is not a regular file (a symlink, a folder, a device) or whose parent path holds a
+file is reported as `skipped` with the reason, like any file that is not ours. Writes are
+all-or-nothing (`files.apply`).
+
+Choice: delivery refuses, before writing anything, when any file it manages would land inside the
+bank (e.g. `--root .` at the project top: `AGENTS.md` would be indexed as a document). Refusing
+rather than skipping those files keeps the result the same whether or not they exist yet, and the
+fix is one flag: `--project DIR`, a folder outside the bank.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+import stat
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from ..bank import Bank
 from ..errors import BankError
@@ -71,19 +82,22 @@ def deliver(bank: Bank, project: str | os.PathLike[str] | None = None, targets: 
     planned: set[str] = set()
     for out in outputs:
         planned.add(out.file)
+        _refuse_inside_bank(bank.root, proj, out.file)
+        obstacle = _obstacle(proj, out.file)
         if out.content is None:
-            action = plan_remove(proj, out.file, force) if _is_file(proj / out.file) else None
+            action = _plan(plan_remove, proj, out.file, force) if _is_file(proj / out.file) else None
             entries.append((out, action or Action(out.file, "none")))
-        elif _is_link(proj / out.file):
-            entries.append((out, Action(out.file, "skipped", "a symlink; left alone")))
+        elif obstacle is not None:
+            entries.append((out, Action(out.file, "skipped", obstacle)))
         elif out.owned:
-            entries.append((out, plan_owned(proj, out.file, out.content, force)))
+            entries.append((out, _plan(plan_owned, proj, out.file, out.content, force)))
         else:
-            entries.append((out, plan_block(proj, out.file, out.content, force)))
+            entries.append((out, _plan(plan_block, proj, out.file, out.content, force)))
     for target in chosen:
         for rel in _our_names(proj, target):
             if rel not in planned:
-                action = plan_remove(proj, rel, force)
+                _refuse_inside_bank(bank.root, proj, rel)
+                action = _plan(plan_remove, proj, rel, force)
                 if action is not None:
                     entries.append((None, action))
 
@@ -120,8 +134,47 @@ def _channel_of(rel: str) -> tuple[str, str]:
     return "mirror", "mirror"
 
 
-def _is_link(path: Path) -> bool:
-    return path.is_symlink()
+def _refuse_inside_bank(root: Path, project: Path, rel: str) -> None:
+    bank = os.path.realpath(root)
+    path = os.path.realpath(project / rel)
+    if os.path.commonpath([bank, path]) == bank:
+        raise BankError(f"Refusing to deliver: {rel} would be written inside the bank ({bank}), where it would be "
+                        "indexed as a document. Pass --project DIR (a folder outside the bank); nothing was written.")
+
+
+def _obstacle(project: Path, rel: str) -> str | None:
+    """Why `rel` cannot be delivered in place (reported as skipped), or None when it is absent or a regular file.
+
+    Folders on the way are followed through symlinks, as writing does; the file itself is not.
+    """
+    parts = rel.split("/")
+    path = project
+    for depth, part in enumerate(parts, 1):
+        path = path / part
+        last = depth == len(parts)
+        try:
+            mode = os.lstat(path).st_mode if last else os.stat(path).st_mode
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            return f"cannot inspect {'/'.join(parts[:depth])} ({exc.strerror}); left alone"
+        if not last and not stat.S_ISDIR(mode):
+            return f"{'/'.join(parts[:depth])} is a file, not a folder; left alone"
+    if stat.S_ISLNK(mode):
+        return "a symlink; left alone"
+    if stat.S_ISDIR(mode):
+        return "a folder, not a file; left alone"
+    if not stat.S_ISREG(mode):
+        return "not a regular file; left alone"
+    return None
+
+
+def _plan(planner: Callable[..., Action | None], project: Path, rel: str, *args: Any) -> Action | None:
+    """Run a planner; a file that cannot be read is skipped with the OS reason instead of failing the run."""
+    try:
+        return planner(project, rel, *args)
+    except OSError as exc:
+        return Action(rel, "skipped", f"cannot read it ({exc.strerror or exc}); left alone")
 
 
 def _is_file(path: Path) -> bool:
@@ -135,7 +188,11 @@ def _our_names(project: Path, target: str) -> list[str]:
         base = project / folder
         if base.is_symlink() or not base.is_dir():
             continue
-        for name in sorted(os.listdir(base)):
+        try:
+            names = sorted(os.listdir(base))
+        except OSError:
+            continue
+        for name in names:
             if name.startswith(prefix) and name.endswith(suffix) and _is_file(base / name):
                 found.append(f"{folder}/{name}")
     return found
