@@ -10,6 +10,7 @@ import errno
 import os
 import secrets
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 TEMP_PREFIX = ".memorybank-tmp-"  # hidden, so the index never sees a half-written temp
@@ -160,16 +161,21 @@ def replace_files(writes: dict[Path, bytes], removes: list[Path] | tuple[Path, .
     except BaseException as exc:
         for target in reversed(done):
             _put_back(target, originals.get(target))
-        for temp in temps.values():
-            temp.unlink(missing_ok=True)
-        for folder in reversed(made):
-            try:
-                folder.rmdir()
-            except OSError:
-                pass
+        clean_up(temps.values(), made)
         if isinstance(exc, OSError):
             raise ReplaceFailed(current if current is not None else Path("."), _reason(exc)) from exc
         raise
+
+
+def clean_up(temps: Iterable[Path], made: list[Path]) -> None:
+    """After a failed multi-file write: remove its temp files, then the folders it made (newest first)."""
+    for temp in temps:
+        temp.unlink(missing_ok=True)
+    for folder in reversed(made):
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
 
 
 def _put_back(target: Path, original: tuple[bytes, os.stat_result] | None) -> None:

@@ -126,3 +126,17 @@ def git_repo(path: Path, files: dict[str, str] | None = None) -> Path:
     git(path, "add", "-A")
     git(path, "commit", "-q", "-m", "initial")
     return path
+
+
+def fail_write_temp(monkeypatch, name: str, error: OSError) -> None:
+    """Make `memorybank.atomic.write_temp` raise `error` for targets named `name` (chmod cannot stop root)."""
+    import memorybank.atomic as atomic
+
+    real = atomic.write_temp
+
+    def failing(target: Path, data: bytes, like: os.stat_result | None) -> Path:
+        if target.name == name:
+            raise error
+        return real(target, data, like)
+
+    monkeypatch.setattr(atomic, "write_temp", failing)

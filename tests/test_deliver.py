@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import FIXTURE, doc, run_cli
+from conftest import FIXTURE, doc, fail_write_temp, run_cli
 from gitrepo import Repo
 
 from memorybank.bank import Bank
@@ -533,21 +533,14 @@ def test_a_target_that_is_a_folder_or_sits_under_a_file_is_skipped_with_its_reas
 
 
 def test_a_write_failing_partway_changes_no_delivered_file_and_leaves_no_temp(tmp_path, monkeypatch):
-    import memorybank.atomic as atomic
     repo = _small(tmp_path)
     root = repo.path / "memory_bank"
     deliver(Bank(root))
     repo.write("memory_bank/rules/a.md", rule(1, 3, do="Always log the request id at the boundary"))
     repo.write("memory_bank/recipes/api-1.md", recipe("api", 1, do="Use the new api pattern."))
     before = _snapshot(repo.path)
-    real = atomic.write_temp
-
-    def failing(target: Path, data: bytes, like: os.stat_result | None) -> Path:
-        if target.parent.name == "instructions":
-            raise PermissionError(13, "Permission denied", str(target))
-        return real(target, data, like)
-
-    monkeypatch.setattr(atomic, "write_temp", failing)
+    fail_write_temp(monkeypatch, "memorybank-api.instructions.md",
+                    PermissionError(13, "Permission denied", "memorybank-api.instructions.md"))
     with pytest.raises(BankError, match=r"cannot write \.github/instructions/memorybank-api\.instructions\.md "
                                         r"\(Permission denied\).*run --deliver again"):
         deliver(Bank(root))
@@ -555,16 +548,8 @@ def test_a_write_failing_partway_changes_no_delivered_file_and_leaves_no_temp(tm
 
 
 def test_a_failed_delivery_removes_the_folders_it_made(tmp_path, monkeypatch):
-    import memorybank.atomic as atomic
     repo = _small(tmp_path)
-    real = atomic.write_temp
-
-    def failing(target: Path, data: bytes, like: os.stat_result | None) -> Path:
-        if target.name == "AGENTS.md":
-            raise OSError(28, "No space left on device", str(target))
-        return real(target, data, like)
-
-    monkeypatch.setattr(atomic, "write_temp", failing)
+    fail_write_temp(monkeypatch, "AGENTS.md", OSError(28, "No space left on device", "AGENTS.md"))
     before = _snapshot(repo.path)
     with pytest.raises(BankError, match=r"cannot write AGENTS\.md \(No space left on device\)"):
         deliver(Bank(repo.path / "memory_bank"))

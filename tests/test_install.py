@@ -8,7 +8,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from conftest import git_repo, run_cli
+from conftest import fail_write_temp, git_repo, run_cli
 
 from memorybank.errors import BankError
 from memorybank.install import BEGIN, END, install_hook
@@ -209,17 +209,9 @@ def test_a_file_where_a_folder_belongs_is_refused_before_anything_is_written(pro
 
 
 def test_a_write_failing_partway_leaves_every_file_as_it_was(project, monkeypatch):
-    import memorybank.atomic as atomic
     (project / ".mcp.json").write_text('{"mcpServers": {}}\n')
     before = files_of(project)
-    real = atomic.write_temp
-
-    def failing(target: Path, data: bytes, like: os.stat_result | None) -> Path:
-        if target.name == "CLAUDE.md":
-            raise PermissionError(1, "Operation not permitted", str(target))
-        return real(target, data, like)
-
-    monkeypatch.setattr(atomic, "write_temp", failing)
+    fail_write_temp(monkeypatch, "CLAUDE.md", PermissionError(1, "Operation not permitted", "CLAUDE.md"))
     with pytest.raises(BankError, match=r"cannot write CLAUDE\.md \(Operation not permitted\)"):
         install_hook(project / "memory_bank")
     assert files_of(project) == before and not (project / ".claude").exists()  # no temp left, no folder made

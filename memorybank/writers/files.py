@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..atomic import TEMP_PREFIX, fsync_dir, write_atomic, write_temp
+from ..atomic import TEMP_PREFIX, clean_up, fsync_dir, write_atomic, write_temp
 from ..errors import BankError
 
 LOCK_NAME = ".memorybank.lock"
@@ -251,13 +251,7 @@ class Transaction:
             if journaled:  # forget the plan first: a kill during the roll back must not roll forward
                 (self.root / JOURNAL_NAME).unlink(missing_ok=True)
             self._roll_back(done, originals, stats)
-            for temp in temps.values():
-                temp.unlink(missing_ok=True)
-            for folder in reversed(made_dirs):
-                try:
-                    folder.rmdir()
-                except OSError:
-                    pass
+            clean_up(temps.values(), made_dirs)
             raise
 
     def _roll_back(self, done: list[str], originals: dict[str, bytes | None],
