@@ -125,9 +125,9 @@ def _given(top: Path, files: list[str]) -> list[str]:
 
 def _changed(bank: Bank, top: Path, staged: bool) -> list[str]:
     """Changed files from git: staged, plus unstaged and untracked unless `staged`; deleted ones left out."""
-    if git_toplevel(bank.root) is None:
-        raise BankError("The bank is not in a git repository, so there are no changed files to find. "
-                        "Pass the files to check.")
+    if git_toplevel(top) is None:  # the project's repository: a symlinked bank may live elsewhere
+        raise BankError(f"The project folder {top} is not in a git repository, so there are no changed files "
+                        "to find. Pass the files to check.")
     try:
         found = set(split_z(run_git(top, "diff", "--cached", "--name-only", "-z", "--diff-filter=d")))
         if not staged:

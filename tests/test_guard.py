@@ -172,3 +172,17 @@ def test_an_untracked_symlink_is_not_followed_out_of_the_project(repo, tmp_path)
     (repo.path / "src/leak.py").symlink_to(outside)
     result = guard(Bank(repo.path / "memory_bank"))
     assert "src/leak.py" not in {v["file"] for v in result["violations"]}
+
+
+def test_a_bank_symlinked_into_the_project_guards_the_projects_changes(tmp_path):
+    # With memory_bank -> a folder outside the repository, guard said "not in a git repository".
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "rules").mkdir(parents=True)
+    (elsewhere / "rules/no-print.md").write_text(NO_PRINT)
+    repo = Repo(tmp_path / "project")
+    repo.write("src/pkg/new.py", "import logging\n")
+    repo.commit("base", DAY)
+    (repo.path / "memory_bank").symlink_to(elsewhere)
+    repo.write("src/pkg/new.py", "print('x')\n")
+    result = guard(Bank(repo.path / "memory_bank"))
+    assert [(v["file"], v["line"]) for v in result["violations"]] == [("src/pkg/new.py", 1)]
