@@ -418,3 +418,15 @@ def test_a_lone_digit_inside_an_identifier_matches_no_version_number(tmp_path):
              "a/news.md": doc("New formats", "Candidates after release 0.1.0")}
     bank = small_bank(tmp_path, files)
     assert paths(bank, "language validation ISO-639-1") == ["a/lang.md"]
+
+
+def test_one_idea_typed_in_three_languages_counts_once():
+    # `invoice 发票 счет` scored 28.5 against 9.375 for `invoice`, with full key credit for one word.
+    from conftest import FIXTURE
+
+    from memorybank.bank import Bank
+    from memorybank.route import route
+
+    bank = Bank(FIXTURE)
+    one, three = route(bank, "invoice")["results"], route(bank, "invoice 发票 счет")["results"]
+    assert [(r["path"], r["score"]) for r in three] == [(r["path"], r["score"]) for r in one]

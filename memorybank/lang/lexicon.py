@@ -268,14 +268,20 @@ class Lexicon:
         return tuple(found)
 
     def concepts(self, question: str) -> list[Concept]:
-        """The routing concepts of a question: stopwords dropped, one concept per distinct term."""
+        """The routing concepts of a question: stopwords dropped, one concept per distinct idea.
+
+        A word that translates an earlier word of the question (`invoice 发票 счет`) is the same idea
+        typed again: it adds no concept, so breadth alone never outscores a literal question (§7.5).
+        """
         out: list[Concept] = []
         seen: set[str] = set()
         for term, surface, language in self.route_terms(question):
             if term in seen:
                 continue
+            equivalents = self.equivalents(term, language)
             seen.add(term)
-            out.append(Concept(surface, term, len(surface) >= 4, self.equivalents(term, language)))
+            seen.update(equivalents)
+            out.append(Concept(surface, term, len(surface) >= 4, equivalents))
         return out
 
     # -- search ----------------------------------------------------------------------------------
