@@ -66,6 +66,12 @@ def _misplaced_options(action: str) -> None:
         raise Usage(f"{flag} does nothing {where}; it goes with {goes_with}")
 
 
+class WholeNumber(click.IntRange):
+    """An integer option: click's IntRange, named so that a typo reads "'abc' is not a valid whole number"."""
+
+    name = "whole number"
+
+
 class Usage(Exception):
     """A usage error: printed as one line, exit 2."""
 
@@ -87,7 +93,7 @@ def _style(enabled: bool) -> Callable[..., str]:
 @click.option("--read", "a_read", multiple=True, metavar="PATH", help="Read a document (repeat for a batch).")
 @click.option("--section", help="With --read: one ## section.")
 @click.option("--lines", "line_range", metavar="A-B", help="With --read: a line range such as 40-80.")
-@click.option("--max-bytes", type=click.IntRange(min=1), help="With a batch --read: lower the 40,000-byte budget.")
+@click.option("--max-bytes", type=WholeNumber(min=1), help="With a batch --read: lower the 40,000-byte budget.")
 @click.option("--validate", "a_validate", is_flag=True, help="Check the bank; exit 1 when errors exist.")
 @click.option("--scope", help="With --validate or --drift: only documents under this folder.")
 @click.option("--rule", help="With --validate: only this rule.")
@@ -133,13 +139,13 @@ def _style(enabled: bool) -> Callable[..., str]:
 @click.option("--graph", "a_graph", metavar="PATH", help="Walk derived_from from one document.")
 @click.option("--direction", type=click.Choice(["up", "down", "both"]), default="down", show_default=True,
               help="With --graph: up = what it builds on, down = what depends on it.")
-@click.option("--depth", type=click.IntRange(1, 6), default=2, show_default=True, help="With --graph: hops to walk.")
+@click.option("--depth", type=WholeNumber(1, 6), default=2, show_default=True, help="With --graph: hops to walk.")
 @click.option("--format", "graph_format", type=click.Choice(["text", "mermaid", "dot"]), default="text",
               show_default=True, help="With --graph: output as text, a Mermaid flowchart or Graphviz DOT.")
-@click.option("--limit", type=click.IntRange(min=1),
+@click.option("--limit", type=WholeNumber(min=1),
               help="Cap on results (--route 5, max 25; --search 10, max 50; --graph: nodes, default 60).")
 @click.option("--drift", "a_drift", is_flag=True, help="Documents whose anchored code moved on (git).")
-@click.option("--threshold-days", type=click.IntRange(min=0), default=90, show_default=True,
+@click.option("--threshold-days", type=WholeNumber(min=0), default=90, show_default=True,
               help="With --drift: days the code may be ahead of its document.")
 @click.option("--changed-since", metavar="REF",
               help="With --drift: list the documents covering files changed since REF (plus untracked).")
