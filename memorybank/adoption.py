@@ -120,10 +120,15 @@ def _simple_commands(tokens: list[str]) -> Iterator[list[str]]:
         yield current
 
 
+COMMAND_LIMIT = 20_000
+
+
 def bash_effects(command: str, cwd: str | None, bank: BankPaths) -> tuple[bool, bool]:
     """`(reads the bank, writes the bank)` for one Bash command string."""
     reads = writes = False
-    for line in _strip_heredocs(command):
+    # shlex is quadratic on one long word: a pasted blob must not stall the report. Bank paths
+    # are named near the start of a command; past COMMAND_LIMIT characters nothing is read.
+    for line in _strip_heredocs(command[:COMMAND_LIMIT]):
         for words in _simple_commands(_tokens(line)):
             args: list[str] = []
             i = 0
@@ -261,7 +266,7 @@ def adoption(root: str | os.PathLike[str], files: Iterable[str | os.PathLike[str
 
     for path in paths:
         current = path.stem
-        with open(path, encoding="utf-8", errors="replace") as fh:
+        with open(path, encoding="utf-8", errors="replace", newline="\n") as fh:  # a CR inside a line is no break
             for line in fh:
                 if not line.strip():
                     continue

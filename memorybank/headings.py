@@ -86,6 +86,9 @@ def resolve_section(sections: Sequence[Section], request: str, path: str) -> Sec
     if not found:
         raise BankError(f'Section "{request}" not found in {path}. Available: {_available(sections)}')
     listed = " | ".join(f"{s.title} (line {s.line})" for s in found)
+    if exact:  # the same heading twice: no name can tell them apart
+        raise BankError(f'Section "{request}" is ambiguous in {path}: {listed}. The headings are the same; '
+                        f"read one by its lines instead (lines starting at the line shown).")
     raise BankError(f'Section "{request}" is ambiguous in {path}: {listed}. Name it exactly.')
 
 

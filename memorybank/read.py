@@ -94,7 +94,7 @@ def read(bank: Bank, path: Any, section: str | None = None, lines: str | None = 
     skipped: list[dict[str, Any]] = []
     failed: list[dict[str, str]] = []
     used = 0
-    seen: set[tuple[str, Any]] = set()
+    seen: set[tuple[Any, ...]] = set()
     more = {"skipped": 0, "failed": 0}  # entries past LIST_CAP are counted, not listed
     for item in path:
         raw, want = (item.get("path"), item.get("section", section)) if isinstance(item, dict) else (item, section)
@@ -106,6 +106,9 @@ def read(bank: Bank, path: Any, section: str | None = None, lines: str | None = 
                 continue  # a repeated request is answered once
             seen.add((doc.path, want))
             entry = _one(bank, doc, want, CONTENT_CAP)
+            if (doc.path, entry.get("section"), "resolved") in seen:
+                continue  # `Last`, `last`, `LAST`: one section, answered once
+            seen.add((doc.path, entry.get("section"), "resolved"))
         except BankError as exc:
             if len(failed) < LIST_CAP:
                 failed.append({"path": clip(str(raw))[:200], "error": clip(exc.message)})

@@ -196,3 +196,18 @@ def test_missing_file_is_refused(project, tmp_path):
 def test_bash_patterns(tmp_path, command, effects):
     bank = BankPaths(tmp_path / "memory_bank", tmp_path)
     assert bash_effects(command, str(tmp_path), bank) == effects
+
+
+def test_a_huge_command_and_a_cr_inside_a_line_are_handled_exactly(project, tmp_path):
+    # A 5 MB pasted Bash command made shlex run for minutes; a raw CR split one bad line in two.
+    import time
+
+    cwd = str(project)
+    path = write_jsonl(tmp_path / "t.jsonl", [
+        assistant("s1", cwd, bash("cat memory_bank/README.md " + "a" * 5_000_000)),
+        '{"type":"x","bad\r":1}',
+    ])
+    began = time.monotonic()
+    result = adoption(project / "memory_bank", [path])
+    assert time.monotonic() - began < 10
+    assert result["total"]["shell_reads"] == 1 and result["skipped"]["invalid_json"] == 1

@@ -88,3 +88,18 @@ def test_read_refuses_escape_and_unknown(bank):
 def test_read_fixture_invalid_yaml_document():
     out = read(Bank(FIXTURE), "fixture-bank/product/pricing.md")
     assert out["frontmatter"]["purpose"].startswith("Pricing tiers: who pays")
+
+
+def test_two_identical_headings_point_at_lines_and_a_batch_answers_one_section_once(tmp_path):
+    from conftest import write_bank
+
+    from memorybank.bank import Bank
+    from memorybank.errors import BankError
+    from memorybank.read import read
+
+    text = "# Dup\n\n## Setup\n\none\n\n## Setup\n\ntwo\n\n## Last\n\nend\n"
+    bank = Bank(write_bank(tmp_path / "b", {"dup.md": text}))
+    with pytest.raises(BankError, match="The headings are the same; read one by its lines"):
+        read(bank, "dup.md", section="Setup")
+    batch = read(bank, [{"path": "dup.md", "section": s} for s in ("Last", "last", "LAST")])
+    assert [d.get("section") for d in batch["documents"]] == ["Last"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from writekit import assert_clean, read, refused, tree_hash
 
 from memorybank.assets import asset_dir
@@ -83,3 +84,21 @@ def test_materialize_copies_registers_and_the_banks_copy_wins(tmp_path):
     before = tree_hash(bank.root)
     again = materialize_flows(bank, dry_run=True, force=True)
     assert again["copied"] == ["flows/templates/adr.md"] and tree_hash(bank.root) == before
+
+
+@pytest.mark.parametrize("name", ["{{name}} {{project}}", "it's: a [x](y.md) | pipe", "# Heading", "Ünïcode 🚀 <b>"])
+def test_any_project_name_seeds_a_bank_with_zero_findings_and_the_name_as_written(tmp_path, name):
+    # Names went into the frontmatter unquoted: YAML errors, a lost title, a dangling index link.
+    from memorybank.validate import validate
+
+    bank = Bank(tmp_path / "bank")
+    init(bank, name=name)
+    assert validate(bank)["summary"]["total"] == 0
+    bank.refresh()
+    assert bank.docs["README.md"].title == f"{name} memory bank"
+
+
+def test_init_where_the_folder_cannot_be_made_is_a_refusal(tmp_path):
+    (tmp_path / "file").write_text("x")
+    refused(Bank(tmp_path / "file" / "bank"), lambda: init(Bank(tmp_path / "file" / "bank"), name="X"),
+            "(init)", "cannot create")

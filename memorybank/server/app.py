@@ -207,6 +207,8 @@ def resource_schema(bank: Any) -> str:
         return "This bank has no dna/ folder, so no contract: fields are free-form (degraded mode)."
     if "dna/frontmatter.md" in bank.docs:
         return bank.read_text("dna/frontmatter.md")
+    if not bank.contract.sources:
+        return "This bank's dna/ declares no fields (no value tables), so fields are free-form."
     return "This bank declares no dna/frontmatter.md; its contract lives in: " + ", ".join(bank.contract.sources)
 
 

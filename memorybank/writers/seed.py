@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from ..assets import asset_dir
 from ..bank import Bank
-from ..parse import parse_document
+from ..parse import load_yaml, parse_document
 from .files import JOURNAL_NAME, LOCK_NAME, TEMP_PREFIX
 from .gates import one_line, refuse
 from .registry import register
@@ -40,6 +44,33 @@ def _files(base: Path) -> list[tuple[str, Path]]:
     return sorted(out)
 
 
+def _named(text: str, name: str) -> str:
+    """A starter document with the project name filled in: YAML-quoted in the frontmatter when the
+    plain form would not read back as itself, markdown-escaped in the body (a `[x](y.md)` in a name
+    must not become an index link)."""
+    if PROJECT_NAME not in text:
+        return text
+    lines = text.split("\n")
+    close = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), 0) if lines[0] == "---" else 0
+    for i, line in enumerate(lines):
+        if PROJECT_NAME not in line:
+            continue
+        if 0 < i < close:
+            key, _, value = line.partition(": ")
+            plain = value.replace(PROJECT_NAME, name)
+            try:
+                reads_back = load_yaml(f"{key}: {plain}") == {key: plain}
+            except yaml.YAMLError:
+                reads_back = False
+            lines[i] = f"{key}: {plain if reads_back else json.dumps(plain, ensure_ascii=False)}"
+        else:
+            lines[i] = line.replace(PROJECT_NAME, _MD_SPECIAL.sub(r"\\\g<0>", name))
+    return "\n".join(lines)
+
+
+_MD_SPECIAL = re.compile(r"[\\`*_\[\]<>|#]")
+
+
 def init(bank: Bank, name: str, force: bool = False, dry_run: bool = False) -> dict[str, Any]:
     """Seed a fresh bank from the shipped `starter/`, with the project name filled in.
 
@@ -64,13 +95,17 @@ def init(bank: Bank, name: str, force: bool = False, dry_run: bool = False) -> d
         raise refuse("init", "the shipped `starter/` folder holds no documents.",
                      "Reinstall memorybank (pip install --force-reinstall memorybank).")
     if not dry_run:
-        bank.root.mkdir(parents=True, exist_ok=True)
+        try:
+            bank.root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise refuse("init", f"cannot create {bank.root}: {exc.strerror}.",
+                         "Pick a folder you can write to, or create it first.") from None
     with writing(bank, dry_run) as tx:
         kept = []
         for rel, full in starter:
             data = full.read_bytes()
             if rel.endswith(".md"):
-                data = data.replace(PROJECT_NAME.encode(), name.encode("utf-8"))
+                data = _named(data.decode("utf-8"), name).encode("utf-8")
             current = tx.read(rel)
             if current is None:
                 tx.write(rel, data)
