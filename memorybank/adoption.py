@@ -75,9 +75,12 @@ class BankPaths:
         full = posixpath.normpath(posixpath.join(cwd, path) if cwd else path)
         if full == self.root or full.startswith(self.root.rstrip("/") + "/"):
             return True
+        # Another checkout's path: matched by the bank's folder names, for the folder itself or a
+        # markdown file under it (`site-packages/memory_bank/x.py` is no bank document).
         parts = [s for s in full.split("/") if s not in ("", ".")]
         n = len(self.segments)
-        return n > 0 and any(tuple(parts[i:i + n]) == self.segments for i in range(len(parts) - n + 1))
+        return n > 0 and any(tuple(parts[i:i + n]) == self.segments and (i + n == len(parts) or full.endswith(".md"))
+                             for i in range(len(parts) - n + 1))
 
 
 def _strip_heredocs(command: str) -> list[str]:

@@ -211,3 +211,12 @@ def test_a_huge_command_and_a_cr_inside_a_line_are_handled_exactly(project, tmp_
     result = adoption(project / "memory_bank", [path])
     assert time.monotonic() - began < 10
     assert result["total"]["shell_reads"] == 1 and result["skipped"]["invalid_json"] == 1
+
+
+def test_a_non_markdown_file_under_a_folder_of_the_same_name_elsewhere_is_no_bank_read(project, tmp_path):
+    # `site-packages/memory_bank/x.py` matched the bank by its folder name.
+    cwd = str(project)
+    path = write_jsonl(tmp_path / "t.jsonl", [assistant(
+        "s1", cwd, ("Read", {"file_path": "/usr/lib/python3/site-packages/memory_bank/x.py"}),
+        ("Read", {"file_path": "/home/other/checkout/memory_bank/adr/ADR-001.md"}))])
+    assert adoption(project / "memory_bank", [path])["total"]["shell_reads"] == 1
