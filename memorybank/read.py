@@ -100,7 +100,7 @@ def read(bank: Bank, path: Any, section: str | None = None, lines: str | None = 
         raw, want = (item.get("path"), item.get("section", section)) if isinstance(item, dict) else (item, section)
         try:
             if not isinstance(raw, str):
-                raise BankError("each item needs a string `path`")
+                raise BankError("each item needs a string `path`: give {path, section}")
             doc = bank.doc(raw)
             if (doc.path, want) in seen:
                 continue  # a repeated request is answered once
@@ -111,7 +111,8 @@ def read(bank: Bank, path: Any, section: str | None = None, lines: str | None = 
             seen.add((doc.path, entry.get("section"), "resolved"))
         except BankError as exc:
             if len(failed) < LIST_CAP:
-                failed.append({"path": clip(str(raw))[:200], "error": clip(exc.message)})
+                shown = "(missing)" if raw is None else clip(str(raw))[:200]
+                failed.append({"path": shown, "error": clip(exc.message)})
             else:
                 more["failed"] += 1
             continue

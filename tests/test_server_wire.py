@@ -104,3 +104,16 @@ def test_a_filter_value_nothing_could_match_is_refused_with_the_values_to_use():
     with pytest.raises(BankError, match="Unknown status 'bogus'.*Use one of: .*active"):
         route(bank, "invoice", status="bogus")
     assert route(bank, "invoice", doc_kind="adr")["results"]
+
+
+def test_a_batch_item_without_a_path_fails_alone():
+    # The schema required `path` in every item, so one bad item refused the whole batch.
+    from jsonschema import Draft202012Validator
+
+    from memorybank.server.tools import BY_NAME
+
+    args = {"path": [{"section": "Decision"}, "adr/ADR-001-integer-cents.md"]}
+    assert not list(Draft202012Validator(BY_NAME["bank_read"].schema).iter_errors(args))
+    result = read(Bank(FIXTURE), args["path"])
+    assert [d["path"] for d in result["documents"]] == ["adr/ADR-001-integer-cents.md"]
+    assert result["failed"] == [{"path": "(missing)", "error": "each item needs a string `path`: give {path, section}"}]

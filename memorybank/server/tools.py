@@ -74,7 +74,7 @@ TOOLS: tuple[Tool, ...] = (
                     "anyOf": [{"type": "string"},
                               {"type": "array", "minItems": 1, "items": {"anyOf": [
                                   {"type": "string"},
-                                  {"type": "object", "required": ["path"], "additionalProperties": False,
+                                  {"type": "object", "additionalProperties": False,  # no path: lands in `failed`
                                    "properties": {"path": {"type": "string"}, "section": {"type": "string"}}}]}}]},
               section=_s("One ## section (name or part)."),
               lines=_s("Range, e.g. 40-80."),
