@@ -224,10 +224,6 @@ def _run(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., str]
     if action == "read":
         from .read import read
         paths = list(opts["a_read"])
-        if opts["section"] and opts["line_range"]:
-            raise Usage("give --section or --lines, not both")
-        if len(paths) > 1 and opts["line_range"]:
-            raise Usage("--lines works with one --read PATH, not a batch")
         if len(paths) == 1 and opts["max_bytes"] is not None:
             raise Usage("--max-bytes is the budget of a batch: give two or more --read PATHs")
         result = read(bank, paths[0] if len(paths) == 1 else paths, section=opts["section"],

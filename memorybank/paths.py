@@ -102,3 +102,21 @@ def _refuse_symlink_escape(root_abs: str, rel: str, raw: str) -> None:
     real = os.path.realpath(os.path.join(root_abs, rel))
     if real != real_root and not real.startswith(real_root.rstrip("/") + "/"):
         raise _escape(raw)
+
+
+def nearest_index(doc_path: str, exists: Callable[[str], bool]) -> str | None:
+    """The README.md of the document's folder, else of the closest ancestor for which `exists` holds
+    (never the document itself); None when not even the root has one. The one rule for "which index
+    lists this document", used by the writers (register) and validate (the fix it names)."""
+    folder = posixpath.dirname(doc_path)
+    if posixpath.basename(doc_path) == "README.md":
+        if not folder:
+            return None
+        folder = posixpath.dirname(folder)
+    while True:
+        candidate = f"{folder}/README.md" if folder else "README.md"
+        if exists(candidate):
+            return candidate
+        if not folder:
+            return None
+        folder = posixpath.dirname(folder)

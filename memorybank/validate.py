@@ -11,6 +11,7 @@ from .assets import shipped_template_names
 from .bank import Bank
 from .contract import ENUM_FIELDS
 from .errors import BankError
+from .paths import nearest_index
 from .records import Doc, Finding
 
 RULES: tuple[tuple[str, str], ...] = (
@@ -196,19 +197,10 @@ def _unregistered(bank: Bank) -> Iterator[Finding]:
         doc = bank.docs[path]
         if doc.is_index or doc.in_inbox or bank.registered_in.get(path):
             continue
-        index = _nearest_index(bank, doc.folder)
+        index = nearest_index(path, lambda candidate: candidate in bank.docs) or "README.md"
         yield Finding("warning", "unregistered-doc", path,
                       f"No index links to this document. Add an entry to {index} (bank_create registers "
                       "automatically).", None)
-
-
-def _nearest_index(bank: Bank, folder: str) -> str:
-    """The README.md of the folder, or of its nearest parent that has one (the root's at worst)."""
-    while folder:
-        if f"{folder}/README.md" in bank.docs:
-            return f"{folder}/README.md"
-        folder = folder.rpartition("/")[0]
-    return "README.md"
 
 
 def _resolves(bank: Bank, doc: Doc, raw: str) -> bool:

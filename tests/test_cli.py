@@ -95,8 +95,6 @@ def test_usage_errors_exit_2_with_one_line(tmp_path):
     (["--validate", "--dry-run"], "--dry-run does nothing with --validate"),
     (["--create", "x.md", "--kind", "note", "--title", "X", "--purpose", "P.", "--to", "y/"],
      "--to does nothing with --create; it goes with --promote"),
-    (["--read", "README.md", "--section", "Goals", "--lines", "1-3"], "give --section or --lines, not both"),
-    (["--read", "README.md", "--read", "domain/tax.md", "--lines", "1-2"], "--lines works with one --read PATH"),
     (["--read", "README.md", "--read", "domain/tax.md", "--max-bytes", "0"], "0 is not in the range x>=1"),
 ])
 def test_an_option_the_action_would_ignore_is_a_usage_error_and_writes_nothing(tmp_path, args, message):
@@ -142,3 +140,11 @@ def test_refusals_speak_the_clis_flags():
                      "--purpose", "P.", "--dry-run")
     assert create.returncode == 1
     assert "(bank_edit, bank_update_section: MCP tools, served without an action flag)" in create.stderr
+
+
+def test_read_option_conflicts_are_the_capabilitys_refusals():
+    # The rule lives in read(); the CLI only reports it (exit 1, nothing written).
+    both = run_cli("--root", str(FIXTURE), "--read", "README.md", "--section", "Goals", "--lines", "1-3")
+    assert both.returncode == 1 and "Give either `section` or `lines`, not both." in both.stderr
+    batch = run_cli("--root", str(FIXTURE), "--read", "README.md", "--read", "domain/tax.md", "--lines", "1-2")
+    assert batch.returncode == 1 and "`lines` works with one path" in batch.stderr

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..bank import Bank
 from ..paths import DEFAULT_LAYERS, resolve_from
+from ..paths import nearest_index as paths_nearest_index
 from .files import Text, Transaction
 from .frontmatter import render_frontmatter
 
@@ -349,19 +350,8 @@ def add_entry(bank: Bank, tx: Transaction, index_path: str, doc_path: str, title
 # -- choosing and creating indexes ---------------------------------------------------------------
 
 def nearest_index(tx: Transaction, doc_path: str) -> str | None:
-    """The README.md of the document's folder, else of the closest ancestor (never the document itself)."""
-    folder = posixpath.dirname(doc_path)
-    if posixpath.basename(doc_path) == "README.md":
-        if not folder:
-            return None
-        folder = posixpath.dirname(folder)
-    while True:
-        candidate = f"{folder}/README.md" if folder else "README.md"
-        if tx.read(candidate) is not None:
-            return candidate
-        if not folder:
-            return None
-        folder = posixpath.dirname(folder)
+    """The index that lists a document, as the transaction sees the files (see `paths.nearest_index`)."""
+    return paths_nearest_index(doc_path, lambda candidate: tx.read(candidate) is not None)
 
 
 def section_title(folder: str) -> str:
