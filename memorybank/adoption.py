@@ -329,6 +329,6 @@ def default_transcripts(root: str | os.PathLike[str], project: str | os.PathLike
     folder = transcripts_dir(project or project_dir(root))
     found = sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
     if not found:
-        raise BankError(f"No transcripts given and none found in {folder}. Pass transcript files: "
-                        "--adoption ~/.claude/projects/<project>/*.jsonl")
+        raise BankError(f"No transcripts given and none found in {folder}. Pass transcript files "
+                        "(~/.claude/projects/<project>/*.jsonl).", see="adoption")
     return found

@@ -294,8 +294,8 @@ class Bank:
                 raise BankError(f"{path} is a folder, not a document. Read {path}/README.md for its index.")
             stem = path.rpartition("/")[2].lower()
             near = [p for p in self.paths if p.rpartition("/")[2].lower() == stem][:5]
-            hint = f" Did you mean: {', '.join(near)}?" if near else " Call bank_route to find the right path."
-            raise BankError(f"No document at {path}.{hint}")
+            hint = f" Did you mean: {', '.join(near)}?" if near else " Route the question to find the right path."
+            raise BankError(f"No document at {path}.{hint}", see=() if near else "route")
         return found
 
     def read_text(self, path: str) -> str:

@@ -11,7 +11,7 @@ No MCP and no click import here: the server, the CLI, `--surface` and the tests 
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 GROUPS = ("find", "check", "change", "create", "init")
@@ -94,7 +94,7 @@ class Action:
     bank: str = "exists"  # exists: refused without a bank folder; any: may come before it
     flag: str | None = None  # the flag form's action option (`--list-inbox` → list_inbox); None: no flag form
     command: str | None = None  # subcommand name when it differs from the tool's (`inbox` for list_inbox)
-    extra_flags: tuple[str, ...] = field(default_factory=tuple)
+    resource: str | None = None  # the MCP resource that serves the same data, for a CLI-only action
 
     @property
     def tool(self) -> str:
@@ -280,7 +280,8 @@ ACTIONS: tuple[Action, ...] = (
            group="init", bank="any", example="init Acme", flag="init", cli_help="Seed a new bank for project NAME."),
     # CLI-only actions: not MCP tools
     Action("stats", "stats:stats", "Print what the index holds.", example="stats", flag="stats"),
-    Action("inbox", "writers:list_inbox", "List _inbox/ notes, oldest first.", example="inbox", flag="list_inbox"),
+    Action("inbox", "writers:list_inbox", "List _inbox/ notes, oldest first.", example="inbox", flag="list_inbox",
+           resource="memorybank://inbox"),
     Action("deliver", "deliver:deliver", "Compile rules and recipes into IDE files; --check exits 1 when any is stale.",
            (ROOT_FOLDER, _s("targets", "Targets.", mcp=False, metavar="LIST",
                             cli_help="cursor,agents,claude,copilot,skill,mirror (default cursor,agents,copilot)."),
@@ -326,15 +327,14 @@ def parse_groups(spec: str | None) -> tuple[str, ...]:
 
 
 def see_for(face: str, name: str) -> str:
-    """How a face names an action a refusal points at: `bank_search` over MCP, `mcp-memorybank search` in the CLI."""
-    action = BY_NAME.get(name)
+    """How a face names an action a refusal points at: `bank_search` over MCP, `mcp-memorybank search` in the CLI.
+
+    Over MCP a CLI-only action is named by the resource that serves the same data, else as a command.
+    """
+    action = BY_NAME[name]
     if face == "mcp":
-        if action is not None and action.group is not None:
+        if action.group is not None:
             return action.tool
-        if name.startswith("memorybank://"):
-            return name
-        return f"the CLI's `mcp-memorybank {action.cli_name if action else name}`"
-    if name.startswith("memorybank://"):
-        return {"memorybank://inbox": "mcp-memorybank inbox", "memorybank://index": "mcp-memorybank index"}.get(
-            name, name)
-    return f"mcp-memorybank {action.cli_name if action else name}"
+        if action.resource:
+            return f"the {action.resource} resource"
+    return f"`mcp-memorybank {action.cli_name}`"

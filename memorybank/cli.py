@@ -483,7 +483,7 @@ def _refusal(exc: BankError, as_json: bool) -> None:
     message = clip(shown(exc, lambda name: see_for("cli", name)))
     if as_json:
         click.echo(json.dumps({"error": {"message": message,
-                                         "see": [see_for("cli", name) for name in exc.see]}},
+                                         "see": [BY_NAME[name].cli_name for name in exc.see]}},
                               ensure_ascii=False, separators=(",", ":")))
     click.echo(f"{PROG}: {message}", err=True)
     sys.exit(2 if exc.param else 1)

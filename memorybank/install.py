@@ -309,7 +309,7 @@ def install_hook(root: str | os.PathLike[str], project: str | os.PathLike[str] |
     if project is not None:
         proj = Path(os.path.realpath(project))
         if not proj.is_dir():
-            raise BankError(f"No project folder at {proj}. Pass --project <existing folder>.")
+            raise BankError(f"No project folder at {proj}. Give an existing project folder.")
     else:
         proj = Path(os.path.realpath(project_dir(bank)))
     rel = bank_relpath(bank, proj)

@@ -144,11 +144,17 @@ def tree_hash(root: Path) -> dict[str, str]:
 
 
 def refused(bank: Bank, call, *fragments: str) -> str:
-    """Run a writer call that must be refused: the message holds every fragment and no byte changed."""
+    """Run a writer call that must be refused: the message holds every fragment and no byte changed.
+
+    The message is checked as an MCP client reads it: the actions it points at (`see`) as tool names.
+    """
+    from memorybank.catalog import see_for
+    from memorybank.errors import shown
+
     before = tree_hash(bank.root)
     with pytest.raises(BankError) as caught:
         call()
-    message = str(caught.value)
+    message = shown(caught.value, lambda action: see_for("mcp", action))
     for fragment in fragments:
         assert fragment in message, message
     assert tree_hash(bank.root) == before, "a refused call changed the bank"

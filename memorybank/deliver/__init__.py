@@ -48,7 +48,8 @@ def parse_targets(targets: str | Sequence[str] | None) -> tuple[str, ...]:
     names = {str(t).strip().lower() for t in items if str(t).strip()}
     unknown = sorted(names - set(TARGETS))
     if unknown:
-        raise BankError(f"Unknown delivery target: {', '.join(unknown)}. Choose from {', '.join(TARGETS)}.")
+        raise BankError(f"Unknown delivery target: {', '.join(unknown)}. Choose from {', '.join(TARGETS)}.",
+                        param="targets")
     if not names:
         raise BankError(f"No delivery target given. Choose from {', '.join(TARGETS)}.")
     return tuple(t for t in TARGETS if t in names)
@@ -69,7 +70,7 @@ def deliver(bank: Bank, project: str | os.PathLike[str] | None = None, targets: 
     """Write (or with `dry_run`/`check`, only plan) the delivery channels of the enabled targets."""
     bank.refresh()
     if not bank.root.is_dir():
-        raise BankError(f"No bank at {bank.root}: the folder does not exist. Pass --root <bank folder>.")
+        raise BankError(f"No bank at {bank.root}: the folder does not exist. Give the bank folder.")
     chosen = parse_targets(targets)
     proj = delivery_project(bank, project)
     top = git_toplevel(bank.root)

@@ -22,7 +22,8 @@ from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, Too
 
 from .. import __version__
 from ..bank import Bank, bank_for
-from ..errors import BankError, clip
+from ..catalog import see_for
+from ..errors import BankError, clip, shown
 from ..jsonout import dumps
 from . import prompts as prompt_texts
 from .surface import decide_mode, instructions
@@ -123,7 +124,7 @@ class MemoryBankServer:
             bank = bank_for(self.root) if name != "bank_init" else Bank(self.root)
             result = tool.capability()(bank, **args)
         except BankError as exc:
-            return self._text(exc.message, True)
+            return self._text(shown(exc, lambda action: see_for("mcp", action)), True)
         except Exception as exc:  # noqa: BLE001 - the server must answer, never die
             traceback.print_exc(file=sys.stderr)
             return self._text(f"Internal error in {name}: {type(exc).__name__}: {exc}. The bank was not changed "

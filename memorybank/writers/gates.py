@@ -29,8 +29,9 @@ _BREAKS = {"\u0085": "U+0085 (NEXT LINE)", "\u2028": "U+2028 (LINE SEPARATOR)",
            "\u2029": "U+2029 (PARAGRAPH SEPARATOR)"}
 
 
-def refuse(gate: str, reason: str, fix: str) -> BankError:
-    return BankError(f"Refused ({gate}): {reason} {fix}")
+def refuse(gate: str, reason: str, fix: str, see: str | tuple[str, ...] = ()) -> BankError:
+    """A writer's refusal: the gate, the reason and the fix; `see` names the actions the fix points at."""
+    return BankError(f"Refused ({gate}): {reason} {fix}", see=see)
 
 
 def no_nul(name: str, text: str, gate: str | None = None) -> str:
@@ -98,7 +99,7 @@ def new_path(bank: Bank, raw: str) -> str:
     target = bank.root / path
     if path in bank.docs or target.exists() or target.is_symlink():
         raise refuse("path", f"something already exists at {path}.",
-                     "Pick another path, or change the existing document with bank_edit/bank_update_section.")
+                     "Pick another path, or change the existing document instead.", see=("edit", "update_section"))
     for i in range(1, len(parts)):
         prefix = bank.root.joinpath(*parts[:i])
         if prefix.exists() and not prefix.is_dir():
@@ -175,13 +176,13 @@ def resolve_edge(bank: Bank, doc_path: str, item: Any, warnings: list[str]) -> t
         else:
             raise refuse("derived_from", f"{raw} does not resolve to a document (looked for {target} relative to "
                          f"{doc_path}, and for {rooted or raw} from the bank root).",
-                         "Create the upstream document first, or fix the path (bank_route finds documents).")
+                         "Create the upstream document first, or fix the path (routing finds documents).", see="route")
     if target == doc_path:
         raise refuse("derived_from", f"{doc_path} cannot derive from itself.", "Name its upstream documents instead.")
     if target.startswith("_inbox/"):  # a note is promoted (moved) or discarded (deleted): the edge would break
         raise refuse("derived_from", f"{target} is an inbox note, and notes are quarantined: promoting or discarding "
                      f"it would leave the edge pointing nowhere.", "Promote the note first, then derive from its new "
-                     "path (bank_promote).")
+                     "path.", see="promote")
     if fit is not None and str(fit).strip():
         return {"path": stored, "fit": str(fit).strip()}, target
     return stored, target
@@ -218,7 +219,7 @@ def owned_elsewhere(bank: Bank, canonical: Sequence[str], mine: Iterable[str] = 
         others = [p for p in bank.owners.get(key, []) if p not in mine]
         if others:
             raise refuse("canonical_for", f'key "{key}" is already owned by {others[0]}. One fact, one home.',
-                         f"Derive from {others[0]} instead, or move the key there first with bank_set_list.")
+                         f"Derive from {others[0]} instead, or move the key there first.", see="set_list")
 
 
 def not_forbidden(canonical: Sequence[str], must_not: Sequence[str]) -> None:
@@ -295,7 +296,7 @@ def no_cycle(bank: Bank, doc_path: str, targets: Sequence[str]) -> None:
 def template_guard(doc: Doc) -> None:
     if doc.is_template:
         raise refuse("template", f"{doc.path} is a template; templates are never edited through the writers.",
-                     "Edit the template file by hand, or create a document from it with bank_create.")
+                     "Edit the template file by hand, or create a document from it.", see="create")
 
 
 def _tokens(lexicon: Lexicon, text: str | None) -> frozenset[str]:

@@ -38,7 +38,7 @@ def _note(bank: Bank, path: str, action: str) -> Doc:
                      "Change documents outside the inbox with the other writers.")
     if note.path == DISCARD_LOG:
         raise refuse(action, f"{DISCARD_LOG} is the discard log, not a note.",
-                     "Pick a note from the memorybank://inbox resource (CLI --list-inbox).")
+                     "Pick a note from the inbox list.", see="inbox")
     return note
 
 
