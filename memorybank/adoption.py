@@ -241,17 +241,18 @@ def _empty() -> dict[str, int]:
     return dict.fromkeys(COUNTERS, 0)
 
 
-def adoption(root: str | os.PathLike[str], files: Iterable[str | os.PathLike[str]],
+def adoption(root: str | os.PathLike[str], files: Iterable[str | os.PathLike[str]] | None = None,
              project: str | os.PathLike[str] | None = None) -> dict[str, Any]:
     """Count reads and writes through and around the server in Claude Code transcripts.
 
     Result: `{bank, files, sessions: [{session, <counters>}], total: {sessions, <counters>}, by_tool,
     skipped: {lines, invalid_json, not_object, unknown_shape, bad_tool_use}, duplicates}`. Sessions are in
     order of first appearance; `by_tool` counts counted calls by tool name (prefix removed), sorted.
-    Missing or unreadable files are refused before anything is counted.
+    Missing or unreadable files are refused before anything is counted; no files means this
+    project's own transcripts (`default_transcripts`).
     """
+    paths = [Path(f) for f in files] if files else default_transcripts(root, project)
     root = Path(os.path.realpath(root))
-    paths = [Path(f) for f in files]
     for path in paths:
         if not path.is_file() or not os.access(path, os.R_OK):
             raise BankError(f"Cannot read transcript {path}: not a readable file. Pass Claude Code transcript "

@@ -260,12 +260,6 @@ def _prepare_guard(kwargs: dict, root: str, one_shape: bool) -> None:
         kwargs["files"] = [os.path.abspath(f) for f in kwargs["files"]]  # relative to the caller's folder
 
 
-def _prepare_adoption(kwargs: dict, root: str, one_shape: bool) -> None:
-    if not kwargs.get("files"):
-        from .adoption import default_transcripts
-        kwargs["files"] = default_transcripts(root, kwargs.get("project"))
-
-
 def _prepare_groups(kwargs: dict, root: str, one_shape: bool) -> None:
     try:
         parse_groups(kwargs.get("tool_groups"))
@@ -274,7 +268,7 @@ def _prepare_groups(kwargs: dict, root: str, one_shape: bool) -> None:
 
 
 PREPARE: dict[str, Callable[[dict, str, bool], None]] = {
-    "read": _prepare_read, "guard": _prepare_guard, "adoption": _prepare_adoption, "surface": _prepare_groups,
+    "read": _prepare_read, "guard": _prepare_guard, "surface": _prepare_groups,
 }
 
 

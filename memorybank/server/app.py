@@ -213,13 +213,13 @@ def resource_schema(bank: Any) -> str:
     return "This bank declares no dna/frontmatter.md; its contract lives in: " + ", ".join(bank.contract.sources)
 
 
-def serve(root: str | Path, off_paths: Sequence[str] = (), tools: str | None = None) -> None:
+def serve(root: str | Path, off_paths: Sequence[str] = (), tool_groups: str | None = None) -> None:
     """Serve one bank over stdio until the client closes the connection.
 
     Before serving, a bank that is not switched off is repaired (§16): a commit a killed writer left
     half done is finished and its stale temp files are removed, so readers never see the middle state.
     """
-    server = MemoryBankServer(root, off_paths, tools)
+    server = MemoryBankServer(root, off_paths, tool_groups)
     if server.mode != "off":
         from ..writers.files import repair_on_start
         repair_on_start(server.root)
