@@ -290,7 +290,7 @@ ACTIONS: tuple[Action, ...] = (
             _b("force", "Overwrite generated files edited by hand.", mcp=False)),
            example="deliver --targets cursor,agents --check", flag="deliver"),
     Action("install_hook", "install:install_hook",
-           "Wire the bank into Claude Code: .mcp.json, the Stop hook, the CLAUDE.md block.",
+           "Wire the bank into Claude Code: .mcp.json, the hooks, the CLAUDE.md block.",
            (ROOT_FOLDER, _b("dry_run", "Write nothing.", mcp=False),
             _b("claude_md", "Write the CLAUDE.md block.", True, mcp=False, flag="no_claude_md")),
            takes="root", bank="any", example="install-hook --dry-run", flag="install_hook"),

@@ -207,3 +207,12 @@ def test_set_values_are_yaml_typed_in_the_order_given(seeded, tmp_path):
     assert proc.returncode == 0, proc.stderr
     text = (bank / "domain/vat.md").read_text()
     assert "priority: 5\napplies_to:\n  - a\n  - b\nowners:\n  - x\n  - y\n" in text
+
+
+def test_the_readme_cli_reference_lists_every_command():
+    from conftest import REPO
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    reference = text[text.index("## CLI reference"):text.index("### The flag form")]
+    for name in BY_COMMAND:
+        assert f"| `{name}" in reference, name
