@@ -320,9 +320,3 @@ def bank_for(root: str | os.PathLike[str]) -> Bank:
         bank = _BANKS[key] = Bank(key)
     return bank
 
-
-def open_bank(root: str | os.PathLike[str]) -> Bank:
-    """The cached `Bank` for a root, refreshed (for callers that read the index directly)."""
-    bank = bank_for(root)
-    bank.refresh()
-    return bank

@@ -280,6 +280,10 @@ ACTIONS: tuple[Action, ...] = (
            group="init", bank="any", example="init Acme", flag="init", cli_help="Seed a new bank for project NAME."),
     # CLI-only actions: not MCP tools
     Action("stats", "stats:stats", "Print what the index holds.", example="stats", flag="stats"),
+    Action("index", "overview:index", "Every document with its purpose, kind, layer and status.", example="index",
+           resource="memorybank://index"),
+    Action("schema", "overview:schema", "The bank's frontmatter rules (dna/frontmatter.md).", example="schema",
+           resource="memorybank://schema/frontmatter"),
     Action("inbox", "writers:list_inbox", "List _inbox/ notes, oldest first.", example="inbox", flag="list_inbox",
            resource="memorybank://inbox"),
     Action("deliver", "deliver:deliver", "Compile rules and recipes into IDE files; --check exits 1 when any is stale.",

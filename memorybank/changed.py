@@ -35,7 +35,6 @@ from .gitutil import (
     untracked,
     walking_base,
 )
-from .render import Style, plain, table
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ].+)?$")
 _KINDS = {"A": "added", "M": "modified", "T": "modified", "U": "modified", "D": "deleted", "R": "renamed",
@@ -187,16 +186,3 @@ def _match_moves(top: Path, prefix: str, fresh: list[str], deleted_blobs: dict[s
         if source is not None:
             moved[path] = source
     return moved
-
-
-def render_text(result: dict, style: Style = plain) -> str:
-    """Readable changes: one aligned row per document (kind, path, previous path, title), then the note."""
-    lines = [style(f"since {result['since']} ({result['mode']}): {len(result['changes'])} change(s)", bold=True)]
-    rows = []
-    for change in result["changes"]:
-        where = f"{change['path']} ← {change['from']}" if change.get("from") else change["path"]
-        rows.append([change["change_kind"], where, change.get("title", "")])
-    lines += ["  " + row for row in table(rows)]
-    if result.get("note"):
-        lines.append(style(f"note: {result['note']}", fg="yellow"))
-    return "\n".join(lines)

@@ -191,9 +191,8 @@ def _call(action: Action, root: str, values: dict[str, Any], as_json: bool, one_
 def _default_present(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
     from . import render
 
-    renderer = getattr(render, action.name, None)
-    if renderer is None:
-        renderer = render.written
+    renderer = getattr(render, action.name, None) if action.group is None or action.read_only else None
+    renderer = renderer or render.written
     return result, renderer(result, style), 0
 
 
@@ -208,17 +207,11 @@ def _validate(action: Action, result: dict, style: Callable[..., str], opts: dic
 
 
 def _graph(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
-    from . import graph as g
+    from . import render
 
-    renderer = {"text": g.render_text, "mermaid": g.render_mermaid, "dot": g.render_dot}[opts.get("format") or "text"]
+    renderer = {"text": render.graph_text, "mermaid": render.graph_mermaid,
+                "dot": render.graph_dot}[opts.get("format") or "text"]
     return result, renderer(result).rstrip("\n"), 0
-
-
-def _module_text(module: str) -> Callable[..., tuple[dict, str, int]]:
-    def present(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
-        import importlib
-        return result, importlib.import_module(f"memorybank.{module}").render_text(result, style), 0
-    return present
 
 
 def _deliver(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
@@ -241,9 +234,7 @@ def _surface(action: Action, result: dict, style: Callable[..., str], opts: dict
 
 
 PRESENT: dict[str, Callable[..., tuple[dict, str, int]]] = {
-    "validate": _validate, "graph": _graph, "drift": _module_text("drift"), "changed": _module_text("changed"),
-    "deliver": _deliver, "guard": _guard, "surface": _surface,
-    "inbox": lambda a, r, s, o: (r, __import__("memorybank.render", fromlist=["inbox"]).inbox(r, s), 0),
+    "validate": _validate, "graph": _graph, "deliver": _deliver, "guard": _guard, "surface": _surface,
 }
 
 

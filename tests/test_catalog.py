@@ -78,7 +78,7 @@ def seeded(tmp_path_factory) -> Repo:
 SUCCESS = {
     "route": ["tax rules"], "search": ["applied"], "read": ["domain/tax.md"],
     "graph": ["domain/tax.md", "--direction", "up"], "changed": ["HEAD"], "validate": [], "drift": [],
-    "guard": [], "stats": [], "inbox": [],
+    "guard": [], "stats": [], "inbox": [], "index": [], "schema": [],
     "create": ["domain/vat.md", "--kind", "domain", "--title", "VAT", "--purpose", "Read for VAT.",
                "--derived", "tax.md", "--set", "priority=5"],
     "edit": ["domain/tax.md", "--find", "per line", "--replace", "per invoice line"],
@@ -94,7 +94,7 @@ REFUSAL = {  # args, exit code (2: a value that is not one of the allowed ones)
     "route": ([" "], 1), "search": (["x", "--kind", "nokind"], 2), "read": (["nope.md"], 1),
     "graph": (["nope.md"], 1), "changed": (["no-such-ref"], 1), "validate": (["--rule", "no-such-rule"], 2),
     "drift": (["--scope", "nope"], 1), "guard": (["/etc/hostname"], 1), "stats": (["--root", "nope"], 1),
-    "inbox": (["--root", "nope"], 1),
+    "inbox": (["--root", "nope"], 1), "index": (["--root", "nope"], 1), "schema": (["--root", "nope"], 1),
     "create": (["domain/tax.md", "--kind", "domain", "--title", "T", "--purpose", "P."], 1),
     "edit": (["domain/tax.md", "--find", "zzz", "--replace", "y"], 1),
     "update-section": (["domain/tax.md", "Nope", "--content", "x"], 1),

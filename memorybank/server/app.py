@@ -20,13 +20,14 @@ from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.stdio import stdio_server
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 
-from .. import __version__
+from .. import __version__, overview
 from ..bank import Bank, bank_for
 from ..catalog import see_for
 from ..errors import BankError, clip, shown
 from ..jsonout import dumps
+from ..mode import decide_mode
 from . import prompts as prompt_texts
-from .surface import decide_mode, instructions
+from .surface import instructions
 from .tools import BY_NAME, TOOLS, parse_groups
 from .wire import INVALID, claimed_stdin
 
@@ -153,9 +154,9 @@ class MemoryBankServer:
             raise ValueError(f"Resource {uri} is not offered in mode {self.mode}.")
         bank = bank_for(self.root)  # each resource refreshes it
         if uri == "memorybank://index":
-            text, mime = dumps(resource_index(bank)), "application/json"
+            text, mime = dumps(overview.index(bank)), "application/json"
         elif uri == "memorybank://schema/frontmatter":
-            text, mime = resource_schema(bank), "text/markdown"
+            text, mime = overview.schema(bank)["text"], "text/markdown"
         elif uri == "memorybank://health":
             from ..validate import validate_for_agents
             text, mime = dumps(validate_for_agents(bank)), "application/json"
@@ -181,36 +182,6 @@ class MemoryBankServer:
             async with stdio_server(stdin=lines) as (read, write):  # type: ignore[arg-type]
                 await self.server.run(read, write, self.server.create_initialization_options(
                     NotificationOptions(tools_changed=True)))
-
-
-def resource_index(bank: Any) -> dict[str, Any]:
-    """Every non-template document, compact: the map an agent reads before opening files."""
-    bank.refresh()
-    docs = []
-    for path in bank.paths:
-        doc = bank.docs[path]
-        if doc.is_template or doc.in_inbox:
-            continue
-        item: dict[str, Any] = {"path": path, "title": doc.title}
-        for key in ("purpose", "doc_kind", "layer", "status"):
-            value = getattr(doc, key)
-            if value:
-                item[key] = value
-        if doc.canonical_for:
-            item["canonical_for"] = list(doc.canonical_for)
-        docs.append(item)
-    return {"documents": docs, "count": len(docs)}
-
-
-def resource_schema(bank: Any) -> str:
-    bank.refresh()
-    if bank.contract is None:
-        return "This bank has no dna/ folder, so no contract: fields are free-form (degraded mode)."
-    if "dna/frontmatter.md" in bank.docs:
-        return bank.read_text("dna/frontmatter.md")
-    if not bank.contract.sources:
-        return "This bank's dna/ declares no fields (no value tables), so fields are free-form."
-    return "This bank declares no dna/frontmatter.md; its contract lives in: " + ", ".join(bank.contract.sources)
 
 
 def serve(root: str | Path, off_paths: Sequence[str] = (), tool_groups: str | None = None) -> None:

@@ -67,9 +67,6 @@ class Text:
     def text(self) -> str:
         return "".join(self.lines)
 
-    def copy(self) -> Text:
-        return Text(list(self.lines), self.bom, self.newline)
-
     def content(self, index: int) -> str:
         line = self.lines[index]
         if line.endswith("\n"):
