@@ -216,3 +216,26 @@ def test_the_readme_cli_reference_lists_every_command():
     reference = text[text.index("## CLI reference"):text.index("### The flag form")]
     for name in BY_COMMAND:
         assert f"| `{name}" in reference, name
+
+
+def test_the_declared_dependencies_are_exactly_the_third_party_imports():
+    import ast
+    import re
+    import sys
+    import tomllib
+
+    from conftest import REPO
+
+    declared = {re.split(r"[<>=!\[ ]", d)[0].lower().replace("_", "-")
+                for d in tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]}
+    distribution = {"yaml": "pyyaml", "ruamel": "ruamel.yaml", "mcp_types": "mcp-types"}
+    imported = set()
+    for source in (REPO / "memorybank").rglob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module else []
+            for name in names:
+                top = name.split(".")[0]
+                if top not in sys.stdlib_module_names and top != "memorybank":
+                    imported.add(distribution.get(top, top))
+    assert imported == declared
