@@ -8,9 +8,10 @@ from ..bank import Bank
 from ..headings import resolve_section, section_bounds
 from ..parse import parse_document
 from ..records import Doc
-from .create import body_lines, check_body
+from .create import check_body
 from .files import Text
 from .gates import no_nul, refuse, template_guard
+from .markdown import body_lines
 from .registry import outside_fences
 from .session import load, result, writing
 

@@ -10,7 +10,6 @@ from ..errors import BankError
 from ..headings import scan_headings
 from ..parse import text_of
 from ..paths import resolve_from
-from .create import heading
 from .frontmatter import read_block, remove_key, set_scalar
 from .frontmatter import set_list as write_list
 from .gates import (
@@ -28,6 +27,7 @@ from .gates import (
     resolve_edge,
     template_guard,
 )
+from .markdown import heading
 from .registry import escape_inline, update_entries
 from .session import load, result, writing
 

@@ -9,7 +9,7 @@ from typing import Any
 from ..bank import Bank
 from ..headings import scan_headings
 from ..records import Doc
-from .create import DISCARD_LOG, GOVERNED, INBOX, heading
+from .create import DISCARD_LOG, GOVERNED, INBOX
 from .files import Text
 from .frontmatter import render_frontmatter
 from .gates import (
@@ -26,6 +26,7 @@ from .gates import (
     requires_edges,
     resolve_edges,
 )
+from .markdown import heading
 from .registry import escape_inline, register, rewrite_links
 from .session import load, result, writing
 from .templates import today
