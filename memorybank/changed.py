@@ -22,7 +22,6 @@ from .bank import SKIP_NAMES, Bank
 from .errors import BankError
 from .gitutil import (
     GitFailure,
-    bank_top,
     commit_refused,
     decode,
     git_refused,
@@ -35,6 +34,7 @@ from .gitutil import (
     untracked,
     walking_base,
 )
+from .project import bank_top
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ].+)?$")
 _KINDS = {"A": "added", "M": "modified", "T": "modified", "U": "modified", "D": "deleted", "R": "renamed",

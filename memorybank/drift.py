@@ -30,7 +30,6 @@ from .bank import Bank
 from .errors import BankError
 from .gitutil import (
     GitFailure,
-    bank_top,
     commit_refused,
     git_available,
     git_refused,
@@ -43,6 +42,7 @@ from .gitutil import (
     stream_git,
     untracked,
 )
+from .project import bank_top
 from .records import Doc
 
 HOW_TO_ANCHOR = ("Add `anchors:` to a document's frontmatter: a list of code paths relative to the repository "

@@ -49,7 +49,7 @@ from . import jsonedit
 from .atomic import ReplaceFailed, replace_files
 from .blocks import BEGIN, END, BlockShapeError, find_block
 from .errors import BankError
-from .project import bank_relpath, project_dir
+from .project import bank_relpath, project_folder
 from .usage import usage_paragraph
 
 SERVER_NAME = "memorybank"
@@ -351,12 +351,7 @@ def install_hook(root: str | os.PathLike[str], project: str | os.PathLike[str] |
     warnings}`. `bank` is the `--root` value written to `.mcp.json`.
     """
     bank = Path(os.path.realpath(root))
-    if project is not None:
-        proj = Path(os.path.realpath(project))
-        if not proj.is_dir():
-            raise BankError(f"No project folder at {proj}. Give an existing project folder.")
-    else:
-        proj = Path(os.path.realpath(project_dir(bank)))
+    proj = project_folder(bank, project)
     rel = bank_relpath(bank, proj)
     root_arg = rel if rel == "." or rel.startswith("..") or os.path.isabs(rel) else "./" + rel.removeprefix("./")
     found_alone = bank.name == "memory_bank" and bank.parent == proj  # the hook looks upward from its cwd

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..bank import Bank
 from ..errors import BankError
-from ..project import bank_relpath, git_toplevel, project_dir
+from ..project import bank_relpath, git_toplevel, project_folder
 from .channels import OWNED_PATTERNS, Output, render_all
 from .files import Action, apply, plan_block, plan_owned, plan_remove
 from .sources import select
@@ -57,12 +57,7 @@ def parse_targets(targets: str | Sequence[str] | None) -> tuple[str, ...]:
 
 def delivery_project(bank: Bank, project: str | os.PathLike[str] | None = None) -> Path:
     """The folder delivered files go into: `project`, else the git top-level holding the bank, else its parent."""
-    if project is not None and str(project).strip():
-        path = Path(os.path.realpath(project))
-        if not path.is_dir():
-            raise BankError(f"Project folder {path} does not exist. Pass --project <existing folder>.")
-        return path
-    return Path(os.path.realpath(project_dir(bank.root)))
+    return project_folder(bank.root, project)
 
 
 def deliver(bank: Bank, project: str | os.PathLike[str] | None = None, targets: str | Sequence[str] | None = None,

@@ -16,9 +16,9 @@ from typing import Any
 from ..bank import SKIP_NAMES, Bank
 from ..drift import repo_path
 from ..errors import BankError
-from ..gitutil import bank_top
 from ..lang import Lexicon, lexicon_for
 from ..paths import resolve_from
+from ..project import bank_top
 from ..records import Doc
 
 LIST_FIELDS = ("derived_from", "canonical_for", "must_not_define", "anchors")
