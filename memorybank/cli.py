@@ -462,6 +462,35 @@ for _action in ACTIONS:
     commands.add_command(_subcommand(_action))
 
 
+def _complete_flag_form() -> None:
+    """Give the flag form an option for every catalog action and parameter it does not spell out.
+
+    The hand-written options above keep their documented help; a new action with `flag=` (say
+    `prime`) or a new parameter gets its flag here, so it is one catalog line for both forms.
+    """
+    have = {p.name for p in command.params}
+    for action in LEGACY:
+        dest = f"a_{action.flag}"
+        if dest not in have:
+            first = next((p for p in action.params if p.arg and p.flag == ""), None)
+            decls = [f"--{(action.flag or '').replace('_', '-')}", dest]
+            help_text = action.cli_help or action.description
+            option = click.Option(decls, is_flag=True, help=help_text) if first is None else \
+                click.Option(decls, metavar=first.metavar or first.name.upper(), help=help_text)
+            command.params.insert(len(command.params) - 1, option)  # before FILES
+            have.add(dest)
+        for param in action.params:
+            if param.arg or not param.flag_dest or param.flag_dest in have or param.render:
+                continue
+            option = _click_param(param)
+            option.name = param.flag_dest
+            command.params.insert(len(command.params) - 1, option)
+            have.add(param.flag_dest)
+
+
+_complete_flag_form()
+
+
 # -- entry point ------------------------------------------------------------------------------
 
 def _refusal(exc: BankError, as_json: bool) -> None:
