@@ -3,7 +3,10 @@
 An `Action` names its capability (`module:function`, called as `(bank, **params)`), its tool group
 (None: a CLI-only action such as `stats`), whether it writes, its parameters and a short description.
 A `Param` carries its type, default, bounds and help; the MCP schema, the click option and the
-flag-form mapping are derived from it. Adding a parameter to an action is one `Param(...)` line.
+flag-form mapping are derived from it. Adding a parameter to an action is one `Param(...)` line;
+adding an action is one `Action(...)` entry (give it `flag=` to reach it from the flag form too,
+`group=` to make it an MCP tool). `tests/test_catalog.py` ties every entry to its function's
+signature and runs every subcommand through the real process (add its success/refusal case).
 
 No MCP and no click import here: the server, the CLI, `--surface` and the tests read this table.
 """
@@ -144,7 +147,9 @@ def _path(help: str = "Path in the bank.", **kw: Any) -> Param:
 
 
 DRY = _b("dry_run", "Write nothing.", cli_help="Run every check, write nothing, print what would change.")
-BASE = ()  # writers' shared parameters beyond dry_run go here (one line each)
+# Parameters every change/create writer takes beyond dry_run, one line each, e.g. issue 13's
+# `_s("base_version", "Version read; refused if the file changed since.", default=None)`.
+BASE: tuple[Param, ...] = ()
 FILTERS = (_s("doc_kind", "Only this doc_kind.", cli="kind", flag="kind"), _s("layer", "Only this layer."),
            _s("status", "Only this status."))
 ROOT_FOLDER = _s("project", "Project folder.", mcp=False, cli_help="The project folder (default: the git top-level "
