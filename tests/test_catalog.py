@@ -173,9 +173,13 @@ def test_move_rewrites_edges_and_index_entries_in_one_commit_with_no_new_finding
 def test_move_re_aims_the_moved_documents_own_relative_links_and_edges(seeded, tmp_path):
     repo = seeded.copy(tmp_path / "project")
     bank = repo.path / "memory_bank"
-    proc = run_cli("move", "domain/tax.md", "features/tax/tax.md", "--root", str(bank))
+    context = bank / "product/context.md"
+    context.write_text(context.read_text() + "\nSee [the tax rules](../domain/tax.md#rules).\n")
+    proc = run_cli("move", "domain/tax.md", "features/tax/tax.md", "--root", str(bank), "--json")
     assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["links"] == ["product/context.md"]
     assert "- ../../product/context.md" in (bank / "features/tax/tax.md").read_text()
+    assert "[the tax rules](../features/tax/tax.md#rules)" in context.read_text()
     from memorybank.bank import Bank
     assert validate(Bank(bank))["summary"]["total"] == 0
 

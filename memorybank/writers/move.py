@@ -1,7 +1,7 @@
 """bank_move: rename a document; every derived_from edge and index entry that points at it follows.
 
 One transaction: the document at its new path (its own relative links and edges re-aimed), the old
-path deleted, each index entry and each upstream edge elsewhere rewritten — all land or none do.
+path deleted, each index entry, body link and upstream edge elsewhere rewritten — all land or none do.
 """
 
 from __future__ import annotations
@@ -91,7 +91,9 @@ def move(bank: Bank, path: str, new_path: str, dry_run: bool = False) -> dict[st
     """Rename a document to `new_path`; edges and index entries pointing at it are rewritten in the same commit.
 
     Refused when something exists at the new path, for templates, and for `_inbox/` notes (promote
-    those). Returns `{path, from, indexes, edges}`: the indexes and documents that were rewritten.
+    those). Returns `{path, from, indexes, links, edges}`: the indexes whose entries, the other documents
+    whose body links, and the documents whose derived_from were rewritten. Reads every document's
+    links once (linear in the bank).
     """
     warnings: list[str] = []
     with writing(bank, dry_run) as tx:
@@ -105,13 +107,14 @@ def move(bank: Bank, path: str, new_path: str, dry_run: bool = False) -> dict[st
         tx.write(target, _moved_document(tx, doc.path, target))
         tx.delete(doc.path)
         indexes: list[str] = []
-        for index in bank.registered_in.get(doc.path, []):
-            if index == doc.path:
-                continue
-            text = load(tx, index)
-            if _relines(text, retarget_links(text.contents(), _body_start(text), index, doc.path, target)):
-                tx.write(index, text.encode())
-                indexes.append(index)
+        links: list[str] = []
+        linking = [p for p in bank.paths if p != doc.path and any(
+            link.target == doc.path and not link.external for link in bank.docs[p].links)]
+        for other in linking:  # index entries, and any other body link to it
+            text = load(tx, other)
+            if _relines(text, retarget_links(text.contents(), _body_start(text), other, doc.path, target)):
+                tx.write(other, text.encode())
+                (indexes if bank.docs[other].is_index else links).append(other)
         edges: list[str] = []
         for other in bank.incoming.get(doc.path, []):
             if other == doc.path:
@@ -126,4 +129,5 @@ def move(bank: Bank, path: str, new_path: str, dry_run: bool = False) -> dict[st
             if _reaim_edges(text, _edges(text), fix):
                 tx.write(other, text.encode())
                 edges.append(other)
-        return result(tx, dry_run, warnings, path=target, **{"from": doc.path}, indexes=indexes, edges=edges)
+        return result(tx, dry_run, warnings, path=target, **{"from": doc.path}, indexes=indexes, links=links,
+                      edges=edges)
