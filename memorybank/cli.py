@@ -268,7 +268,7 @@ def _run(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., str]
         from .deliver import deliver
         result = deliver(bank, project=opts["project"], targets=opts["targets"], dry_run=opts["dry_run"],
                          check=opts["check"], force=opts["force"])
-        code = 1 if (result["stale"] if opts["check"] else result["refused"]) else 0
+        code = 1 if ((result["stale"] or result["newly_withheld"]) if opts["check"] else result["refused"]) else 0
         return result, render.deliver(result, style), code
     if action == "guard":
         from .guard import guard

@@ -8,9 +8,10 @@ bank's parent), like the globs.
 Choices the SPEC leaves open:
 - Only `status: active` rules guard. A guard item without `files` uses the rule's own scope
   (anchors/applies_to), or every file when the rule has none.
-- A guard item that cannot run (bad regex, no pattern, unknown severity) is reported once as a
-  violation of its rule, located at the rule document's `guard:` line, with the item's own severity
-  (so an enforced check that cannot run still fails the commit until it is fixed).
+- A rule whose definition has flaws (`rules.flaws`: a guard item that cannot run, no `do`, a
+  placeholder…) gets one error violation per flaw, named `incomplete-rule` like validate's finding
+  and located at the field's line (so an enforced check that cannot run fails the commit until it
+  is fixed); its checks that can run still run.
 - The bank's own documents are never guarded (validate governs them); binary files (a NUL byte in the
   first 8 KB) are skipped and not counted; deleted files are skipped.
 - Whole files are checked, not only the changed lines: a changed file must comply as a whole.
@@ -31,6 +32,7 @@ from .deliver.sources import Source, source_of
 from .errors import BankError
 from .gitutil import GitFailure, run_git, split_z, untracked
 from .project import bank_relpath, git_toplevel
+from .rules import FINDING, flaws
 
 _SNIFF = 8192
 
@@ -47,10 +49,11 @@ def guard(bank: Bank, files: list[str] | None = None, staged: bool = False) -> d
     violations: list[dict] = []
     compiled: list[tuple[Source, int, re.Pattern[str], tuple[str, ...], str, str]] = []
     for rule in rules:
+        for flaw in flaws(bank.docs[rule.path]):  # the definition validate and delivery apply
+            violations.append(_violation(_doc_path(bank_rel, rule.path), bank.docs[rule.path].line_of(flaw.field),
+                                         rule, flaw.guard_severity, f"{FINDING}: {flaw.short}. {flaw.fix}"))
         for check in rule.checks:
             if check.problem:
-                violations.append(_violation(_doc_path(bank_rel, rule.path), rule.guard_line, rule, check.severity,
-                                             f"guard check {check.index} cannot run: {check.problem}"))
                 continue
             message = check.message or f"matches the forbidden pattern {check.pattern}"
             compiled.append((rule, check.index, re.compile(check.pattern), check.files, check.severity, message))

@@ -1,4 +1,4 @@
-"""Validation (§9): the twelve rules a bank is held to, from its own contract and its structure."""
+"""Validation (§9): the thirteen rules a bank is held to, from its own contract and its structure."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from .contract import ENUM_FIELDS
 from .errors import BankError
 from .paths import nearest_index
 from .records import Doc, Finding
+from .rules import FINDING, finding_message, flaws, judged
 
 RULES: tuple[tuple[str, str], ...] = (
     ("invalid-frontmatter", "error"),
@@ -22,6 +23,7 @@ RULES: tuple[tuple[str, str], ...] = (
     ("ssot-conflict", "error"),
     ("must-not-define-violated", "error"),
     ("dangling-index-entry", "error"),
+    ("incomplete-rule", "error"),
     ("unregistered-doc", "warning"),
     ("unresolved-rule-reference", "warning"),
     ("unknown-enum-value", "warning"),
@@ -269,8 +271,17 @@ def _no_contract(bank: Bank) -> Iterator[Finding]:
                       "Run `mcp-memorybank --root <bank> --init NAME` on a new bank, or add dna/ documents.")
 
 
+def _incomplete_rules(bank: Bank) -> Iterator[Finding]:
+    for path in bank.paths:
+        doc = bank.docs[path]
+        if not judged(doc):
+            continue
+        for flaw in flaws(doc):
+            yield Finding("error", FINDING, path, finding_message(flaw), doc.line_of(flaw.field))
+
+
 _CHECKS = (_invalid_frontmatter, _broken_derived_from, _missing_derived_from, _cycles, _ssot, _must_not_define,
-           _dangling, _unregistered, _rule_refs, _enums, _layers, _no_contract)
+           _dangling, _incomplete_rules, _unregistered, _rule_refs, _enums, _layers, _no_contract)
 
 
 def findings(bank: Bank) -> list[Finding]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..bank import Bank
+from ..rules import refuse_incomplete
 from ..errors import BankError
 from ..headings import scan_headings
 from ..parse import text_of
@@ -70,6 +71,8 @@ def set_status(bank: Bank, path: str, status: str, release_canonical: bool = Fal
                              "Fix or remove the edge with bank_set_list before activating.")
             owned_elsewhere(bank, doc.canonical_for, mine=[doc.path])
             not_forbidden(doc.canonical_for, doc.must_not_define)
+            if doc.is_knowledge and not doc.is_index:
+                refuse_incomplete(doc.path, doc.doc_kind, doc.frontmatter)
         released: list[str] = []
         if status == "archived" and doc.canonical_for:
             if not release_canonical:
