@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..bank import Bank
-from ..rules import refuse_incomplete
 from ..errors import BankError
 from ..headings import scan_headings
 from ..parse import text_of
 from ..paths import resolve_from
+from ..rules import refuse_incomplete
 from .create import heading
 from .frontmatter import read_block, remove_key, set_scalar
 from .frontmatter import set_list as write_list
