@@ -67,8 +67,12 @@ def delivery_project(bank: Bank, project: str | os.PathLike[str] | None = None) 
 
 
 def deliver(bank: Bank, project: str | os.PathLike[str] | None = None, targets: str | Sequence[str] | None = None,
-            dry_run: bool = False, check: bool = False, force: bool = False) -> dict:
-    """Write (or with `dry_run`/`check`, only plan) the delivery channels of the enabled targets."""
+            dry_run: bool = False, check: bool = False, force: bool = False, threshold_days: int = 90) -> dict:
+    """Write (or with `dry_run`/`check`, only plan) the delivery channels of the enabled targets.
+
+    `threshold_days` is drift's: an anchored rule whose code is further ahead is left out of the
+    always-on channels.
+    """
     bank.refresh()
     if not bank.root.is_dir():
         raise BankError(f"No bank at {bank.root}: the folder does not exist. Pass --root <bank folder>.")
@@ -77,7 +81,7 @@ def deliver(bank: Bank, project: str | os.PathLike[str] | None = None, targets: 
     top = git_toplevel(bank.root)
     bank_rel = bank_relpath(bank.root, proj)
     anchor_base = Path(os.path.realpath(top)) if top is not None else proj
-    selection = select(bank, proj, anchor_base)
+    selection = select(bank, proj, anchor_base, threshold_days)
     outputs = render_all(selection, chosen, bank_rel)
 
     entries: list[tuple[Output | None, Action]] = []

@@ -177,7 +177,7 @@ def rank_key(source: Source) -> tuple[float, str]:
     return (-source.score, source.path)
 
 
-def select(bank: Bank, project: Path, anchor_base: Path) -> Selection:
+def select(bank: Bank, project: Path, anchor_base: Path, threshold_days: int = 90) -> Selection:
     """Active rules and recipes in rank order, with drifted or missing-anchor documents marked unfit."""
     rules: list[Source] = []
     recipes: list[Source] = []
@@ -197,11 +197,12 @@ def select(bank: Bank, project: Path, anchor_base: Path) -> Selection:
         (rules if source.kind == "rule" else recipes).append(source)
     rules.sort(key=rank_key)
     recipes.sort(key=rank_key)
-    unfit = _unfit(bank, {s.path: s.anchors for s in rules + recipes if s.anchors}, anchor_base)
+    unfit = _unfit(bank, {s.path: s.anchors for s in rules + recipes if s.anchors}, anchor_base, threshold_days)
     return Selection(tuple(rules), tuple(recipes), unfit, tuple(withheld))
 
 
-def _unfit(bank: Bank, anchored: dict[str, tuple[str, ...]], anchor_base: Path) -> dict[str, str]:
+def _unfit(bank: Bank, anchored: dict[str, tuple[str, ...]], anchor_base: Path,
+           threshold_days: int = 90) -> dict[str, str]:
     """`{path: 'missing anchor' | 'drifted'}` for anchored sources.
 
     A missing anchor is seen on disk (so it counts outside git too); drift comes from the drift
@@ -216,7 +217,7 @@ def _unfit(bank: Bank, anchored: dict[str, tuple[str, ...]], anchor_base: Path) 
         rels = [repo_path(anchor_base, a) for a in anchors]  # read as drift reads anchors
         if any(rel is None or (rel and not os.path.lexists(anchor_base / rel)) for rel in rels):
             out[path] = "missing anchor"
-    report = drift(bank)
+    report = drift(bank, threshold_days=threshold_days)
     for item in report.get("missing", ()):
         if item["path"] in anchored:
             out.setdefault(item["path"], "missing anchor")

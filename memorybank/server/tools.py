@@ -121,6 +121,8 @@ TOOLS: tuple[Tool, ...] = (
          _obj(["path", "field"], path=PATH,
               field=_s("List field.", enum=["derived_from", "canonical_for", "must_not_define", "anchors"]),
               add=_a("Items to add."), remove=_a("Items to remove."), dry_run=DRY), "writers:set_list"),
+    Tool("bank_review", "change", "Stamp reviewed: today after checking a document against its code; clears drift.",
+         _obj(["path"], path=PATH, dry_run=DRY), "writers:review"),
     Tool("bank_create", "create",
          "Create a document from its template and index it; inbox:true files an _inbox note.",
          _obj(["path", "doc_kind", "title", "purpose"], path=_s("New path."),
