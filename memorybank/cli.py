@@ -20,7 +20,8 @@ from .errors import BankError, clip
 
 PROG = "mcp-memorybank"
 ACTIONS = ("stats", "route", "search", "read", "validate", "surface", "install_hook", "adoption", "create", "promote",
-           "discard", "list_inbox", "init", "materialize_flows", "graph", "drift", "changed", "deliver", "guard", "review")
+           "discard", "list_inbox", "init", "materialize_flows", "graph", "drift", "changed", "deliver", "guard",
+           "review")
 WRITERS = ("create", "promote", "discard", "init", "materialize_flows", "review")
 NEEDS_NO_BANK = ("install_hook", "init")  # wiring may come before `bank_init` creates the bank
 

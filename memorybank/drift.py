@@ -35,14 +35,13 @@ from .errors import BankError
 from .gitutil import (
     GitFailure,
     bank_top,
-    commit_refused,
     git_available,
     git_refused,
     has_commits,
     is_shallow,
     relative_to_top,
-    resolve_commit,
     run_git,
+    since_base,
     split_z,
     stream_git,
     untracked,
@@ -270,13 +269,17 @@ def _iso(seconds: int) -> str:
     return _dt.datetime.fromtimestamp(seconds, _dt.timezone.utc).date().isoformat()
 
 
-def changed_files(top: Path, ref: str) -> list[str]:
-    """Code files changed since `ref`: `git diff --name-only REF` (tracked, working tree) plus untracked."""
-    commit = resolve_commit(top, ref)
+def changed_files(top: Path, ref: str, notes: list[str] | None = None) -> list[str]:
+    """Code files changed since `ref`: `git diff --name-only REF` (tracked, working tree) plus untracked.
+
+    `ref` resolves as for `changed` (`since_base`): a walk past the first commit compares with the
+    root commit, and the reason is appended to `notes`.
+    """
+    commit, note = since_base(top, ref)
+    if note and notes is not None:
+        notes.append(note + ("" if commit else "; only untracked files are listed."))
     if commit is None:
-        if ref == "HEAD" and not has_commits(top):
-            return sorted(untracked(top))
-        raise commit_refused(ref)
+        return sorted(untracked(top))
     changed = split_z(run_git(top, "diff", "--name-only", "--no-relative", "--no-color", "--no-ext-diff", "-z",
                               commit, "--"))
     return sorted(set(changed) | set(untracked(top)))
@@ -286,12 +289,13 @@ def _reverse(bank: Bank, top: Path | None, anchored: list[Doc], unanchored: int,
              changed_since: str | None) -> dict:
     """Documents whose anchors cover the given code files — "docs to review for this diff"."""
     wanted: list[str] = []
+    notes: list[str] = []
     if changed_since is not None:
         if top is None:
             raise BankError(f"Cannot list files changed since {changed_since}: the bank is not inside a git "
-                            "repository. Pass the code files instead.")
+                            "repository. Pass the code files instead (bank_drift with files).")
         try:
-            wanted += changed_files(top, changed_since)
+            wanted += changed_files(top, changed_since, notes)
         except GitFailure as exc:
             raise git_refused(exc) from None
     base = top if top is not None else Path(os.path.realpath(bank.root)).parent  # the project folder
@@ -319,7 +323,9 @@ def _reverse(bank: Bank, top: Path | None, anchored: list[Doc], unanchored: int,
     result: dict = {"mode": "reverse", "files": wanted, "anchored": len(anchored), "unanchored": unanchored,
                     "documents": documents}
     if not anchored:
-        result["note"] = "No document lists code in `anchors:`, so no document can cover these files. " + HOW_TO_ANCHOR
+        notes.append("No document lists code in `anchors:`, so no document can cover these files. " + HOW_TO_ANCHOR)
+    if notes:
+        result["note"] = " ".join(notes)
     return result
 
 
