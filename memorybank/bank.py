@@ -16,8 +16,19 @@ from .parse import parse_document
 from .paths import layer_for, normalize_path
 from .records import Doc
 
-SKIP_NAMES = frozenset({"node_modules", "__pycache__", "dist"})
+SKIP_NAMES = frozenset({"node_modules", "__pycache__", "dist", "site-packages"})
+VENV_MARKER = "pyvenv.cfg"  # a virtualenv under any name (venv/, env/, .tox/x) is never bank content
+PROJECT_MARKERS = ("pyproject.toml", "setup.py", "package.json", "Cargo.toml", "go.mod", "pom.xml", "Gemfile")
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _is_venv(name: str, fd: int) -> bool:
+    """Whether the folder `name` (in the open folder `fd`) is a Python virtualenv."""
+    try:
+        os.stat(f"{name}/{VENV_MARKER}", dir_fd=fd, follow_symlinks=False)
+    except OSError:
+        return False
+    return True
 
 
 def _is_dir_at(name: str, fd: int) -> bool:
@@ -112,7 +123,7 @@ class Bank:
                                 st = stat(name, dir_fd=fd, follow_symlinks=False)
                                 found[prefix + name] = (st.st_mtime_ns, st.st_size)
                             elif entry.is_dir(follow_symlinks=False):
-                                if name not in skip:
+                                if name not in skip and not _is_venv(name, fd):
                                     stack.append((folder + "/" + name, prefix + name + "/"))
                             elif entry.is_symlink() and (name.endswith(".md") or _is_dir_at(name, fd)):
                                 skipped.append({"path": prefix + name, "reason": "symlink (not followed)"})
