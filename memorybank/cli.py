@@ -43,7 +43,7 @@ OPTION_ACTIONS: dict[str, tuple[str, ...]] = {
     "dry_run": ("create", "promote", "discard", "init", "materialize_flows", "install_hook", "deliver", "review"),
     "direction": ("graph",), "depth": ("graph",), "graph_format": ("graph",),
     "threshold_days": ("drift", "deliver"), "changed_since": ("drift",),
-    "targets": ("deliver",), "check": ("deliver", "drift"), "staged": ("guard",),
+    "targets": ("deliver",), "check": ("deliver", "drift"), "staged": ("guard",), "changed_lines": ("guard",),
     "files": ("adoption", "guard", "drift"), "as_json": ACTIONS,
 }
 
@@ -161,6 +161,7 @@ def _style(enabled: bool) -> Callable[..., str]:
 @click.option("--guard", "a_guard", is_flag=True,
               help="Check FILES (default: git's changed files) against the rules' guard patterns; exit 1 on errors.")
 @click.option("--staged", is_flag=True, help="With --guard: only staged files (for pre-commit).")
+@click.option("--changed-lines", is_flag=True, help="With --guard: only added or changed lines (legacy code).")
 @click.option("--review", "a_review", metavar="PATH",
               help="Stamp `reviewed: today` on a document checked against its code (clears its drift).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as compact JSON (the tool's dict).")
@@ -282,7 +283,7 @@ def _run(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., str]
     if action == "guard":
         from .guard import guard
         files = [os.path.abspath(f) for f in opts["files"]]  # FILES are relative to the caller's folder
-        result = guard(bank, files=files or None, staged=opts["staged"])
+        result = guard(bank, files=files or None, staged=opts["staged"], changed_lines=opts["changed_lines"])
         return result, render.guard(result, style), 0 if result["passed"] else 1
     raise Usage(f"unknown action {action}")  # pragma: no cover - ACTIONS and _run agree
 
