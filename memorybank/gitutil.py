@@ -275,3 +275,18 @@ def since_base(top: Path, ref: str, dates_too: bool = False) -> tuple[str | None
     first = "the shallow clone's first commit" if is_shallow(top) else "the first commit"
     return root, (f"{ref} reaches past {first}; compared with the root commit {root[:12]} instead "
                   "(what the root commit itself added is not listed).")
+
+
+def ignored(cwd: str | os.PathLike[str], paths: list[str]) -> set[str]:
+    """Which of `paths` (relative to `cwd`) git ignores; empty outside git or when git fails."""
+    if not paths or not git_available():
+        return set()
+    data = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
+    try:
+        proc = subprocess.run(_BASE + ("check-ignore", "-z", "--stdin"), cwd=cwd, env=_env(), input=data,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return set()
+    if proc.returncode not in (0, 1):  # 128: not a repository
+        return set()
+    return set(split_z(proc.stdout))

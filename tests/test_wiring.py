@@ -112,6 +112,10 @@ def test_the_walk_skips_virtualenvs_and_warns_when_the_root_is_a_project(tmp_pat
     (project / "pyproject.toml").write_text("[project]\nname = 'app'\n")
     stats = json.loads(run_cli("--root", ".", "--stats", "--json", cwd=project).stdout)
     assert stats["documents"] == 1
+    git_repo(project, {".gitignore": "build/\n", "build/out/api.md": "# generated\n"})
+    (project / "build/out/api.md").write_text("# generated\n")
+    stats = json.loads(run_cli("--root", ".", "--stats", "--json", cwd=project).stdout)
+    assert stats["documents"] == 1  # a git-ignored folder is not bank content
     checked = json.loads(run_cli("--root", ".", "--validate", "--json", cwd=project).stdout)
     warned = [f for f in checked["findings"] if f["rule"] == "root-looks-like-project"]
     assert warned and "pyproject.toml" in warned[0]["message"] and "./memory_bank" in warned[0]["message"]
