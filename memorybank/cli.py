@@ -73,7 +73,8 @@ def _misplaced_options(action: str) -> None:
             continue
         if param.name == "files":
             value = ctx.params["files"][0]
-            raise Usage(f"unexpected argument {value!r}: FILES are only for --adoption and --guard")
+            flags = [f"--{a.replace('_', '-')}" for a in OPTION_ACTIONS["files"]]
+            raise Usage(f"unexpected argument {value!r}: FILES are only for {', '.join(flags[:-1])} and {flags[-1]}")
         flag = param.opts[0]
         goes_with = "any action" if allowed == every else ", ".join(
             "no action (serving)" if a == SERVE else "--" + a.replace("_", "-") for a in allowed)
@@ -162,7 +163,7 @@ def _call(action: Action, root: str, values: dict[str, Any], as_json: bool, one_
             kwargs[param.name] = value
     prepare = PREPARE.get(action.name)
     if prepare is not None:
-        prepare(kwargs, root, one_shape)
+        prepare(kwargs, root, one_shape, shown_with)
     if action.takes == "root":
         subject: Any = bank_root
     else:
@@ -217,8 +218,16 @@ def _graph(action: Action, result: dict, style: Callable[..., str], opts: dict) 
 def _deliver(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
     from . import render
 
-    code = 1 if (result["stale"] if result["mode"] == "check" else result["refused"]) else 0
+    stale = result["stale"] or result.get("newly_withheld")
+    code = 1 if (stale if result["mode"] == "check" else result["refused"]) else 0
     return result, render.deliver(result, style), code
+
+
+def _drift(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
+    from . import render
+
+    failed = opts.get("check") and bool(result.get("drifted") or result.get("missing"))
+    return result, render.drift(result, style), 1 if failed else 0
 
 
 def _guard(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
@@ -234,11 +243,11 @@ def _surface(action: Action, result: dict, style: Callable[..., str], opts: dict
 
 
 PRESENT: dict[str, Callable[..., tuple[dict, str, int]]] = {
-    "validate": _validate, "graph": _graph, "deliver": _deliver, "guard": _guard, "surface": _surface,
+    "validate": _validate, "graph": _graph, "drift": _drift, "deliver": _deliver, "guard": _guard, "surface": _surface,
 }
 
 
-def _prepare_read(kwargs: dict, root: str, one_shape: bool) -> None:
+def _prepare_read(kwargs: dict, root: str, one_shape: bool, shown: dict) -> None:
     paths = kwargs["path"]
     if len(paths) == 1:
         kwargs["path"] = paths[0]
@@ -246,20 +255,26 @@ def _prepare_read(kwargs: dict, root: str, one_shape: bool) -> None:
             raise Usage("--max-bytes is the budget of a batch: give two or more --read PATHs")
 
 
-def _prepare_guard(kwargs: dict, root: str, one_shape: bool) -> None:
+def _prepare_guard(kwargs: dict, root: str, one_shape: bool, shown: dict) -> None:
     if kwargs.get("files"):
         kwargs["files"] = [os.path.abspath(f) for f in kwargs["files"]]  # relative to the caller's folder
 
 
-def _prepare_groups(kwargs: dict, root: str, one_shape: bool) -> None:
+def _prepare_drift(kwargs: dict, root: str, one_shape: bool, shown: dict) -> None:
+    if shown.get("check") and (kwargs.get("files") or kwargs.get("changed_since")):
+        raise Usage("drift --check judges the whole bank; give it no FILES or --changed-since")
+    _prepare_guard(kwargs, root, one_shape, shown)
+
+
+def _prepare_groups(kwargs: dict, root: str, one_shape: bool, shown: dict | None = None) -> None:
     try:
         parse_groups(kwargs.get("tool_groups"))
     except ValueError as exc:
         raise Usage(str(exc)) from None
 
 
-PREPARE: dict[str, Callable[[dict, str, bool], None]] = {
-    "read": _prepare_read, "guard": _prepare_guard, "surface": _prepare_groups,
+PREPARE: dict[str, Callable[[dict, str, bool, dict], None]] = {
+    "read": _prepare_read, "guard": _prepare_guard, "drift": _prepare_drift, "surface": _prepare_groups,
 }
 
 
@@ -342,9 +357,10 @@ def _serve(root: str, values: dict[str, Any]) -> None:
               show_default=True, help="With --graph: output as text, a Mermaid flowchart or Graphviz DOT.")
 @click.option("--limit", type=WholeNumber(min=1),
               help="Cap on results (--route 5, max 25; --search 10, max 50; --graph: nodes, default 60).")
-@click.option("--drift", "a_drift", is_flag=True, help="Documents whose anchored code moved on (git).")
+@click.option("--drift", "a_drift", is_flag=True,
+              help="Documents whose anchored code moved on (git); with FILES, the documents covering them.")
 @click.option("--threshold-days", type=WholeNumber(min=0), default=90, show_default=True,
-              help="With --drift: days the code may be ahead of its document.")
+              help="With --drift or --deliver: days the code may be ahead of its document.")
 @click.option("--changed-since", metavar="REF",
               help="With --drift: list the documents covering files changed since REF (plus untracked).")
 @click.option("--changed", "a_changed", metavar="REF|DATE", help="Documents changed since a git ref or ISO date.")
@@ -352,10 +368,14 @@ def _serve(root: str, values: dict[str, Any]) -> None:
               help="Compile rules and recipes into IDE files; --check exits 1 when any is stale.")
 @click.option("--targets", metavar="LIST", help="With --deliver: cursor,agents,claude,copilot,skill,mirror "
               "(default cursor,agents,copilot).")
-@click.option("--check", is_flag=True, help="With --deliver: write nothing; exit 1 when a file is out of date.")
+@click.option("--check", is_flag=True, help="With --deliver: write nothing; exit 1 when a file is out of date. "
+              "With --drift: exit 1 when a document drifted or lost an anchor.")
 @click.option("--guard", "a_guard", is_flag=True,
               help="Check FILES (default: git's changed files) against the rules' guard patterns; exit 1 on errors.")
 @click.option("--staged", is_flag=True, help="With --guard: only staged files (for pre-commit).")
+@click.option("--changed-lines", is_flag=True, help="With --guard: only added or changed lines (legacy code).")
+@click.option("--review", "a_review", metavar="PATH",
+              help="Stamp `reviewed: today` on a document checked against its code (clears its drift).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as compact JSON (the tool's dict).")
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
 @click.version_option(__version__, prog_name=PROG)
