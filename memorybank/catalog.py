@@ -65,8 +65,8 @@ class Param:
         if self.schema is not None:
             return {"description": self.help, **self.schema}
         if self.type == "array":
-            return {"type": "array", "items": {"type": "string"}, "description": self.help}
-        out: dict[str, Any] = {"type": self.type, "description": self.help}
+            return {"type": "array", "items": {"type": "string"}, **({"description": self.help} if self.help else {})}
+        out: dict[str, Any] = {"type": self.type, "description": self.help} if self.help else {"type": self.type}
         if self.enum:
             out["enum"] = list(self.enum)
         shown = self.implied if self.implied is not NO_DEFAULT else self.default
@@ -142,11 +142,13 @@ def _a(name: str, help: str, **kw: Any) -> Param:
     return Param(name, "array", help, **kw)
 
 
-def _path(help: str = "Path in the bank.", **kw: Any) -> Param:
-    return _s("path", help, required=True, arg=True, **kw)
+def _path(help: str = "", **kw: Any) -> Param:
+    """The document an action works on; undescribed on the wire when it is just that (the name says it)."""
+    return _s("path", help, required=True, arg=True, cli_help=help or "Path in the bank.", **kw)
 
 
-DRY = _b("dry_run", "Write nothing.", cli_help="Run every check, write nothing, print what would change.")
+# No description on the wire: the name says it, and it sits on eleven tools (~90 tokens a session)
+DRY = _b("dry_run", "", cli_help="Run every check, write nothing, print what would change.")
 # Parameters every change/create writer takes beyond dry_run, one line each, e.g. issue 13's
 # `_s("base_version", "Version read; refused if the file changed since.", default=None)`.
 BASE: tuple[Param, ...] = ()
@@ -252,7 +254,7 @@ ACTIONS: tuple[Action, ...] = (
            (_path(flag=""), DRY, *BASE), group="change", example="review domain/tax.md", flag="review",
            cli_help="Stamp `reviewed: today` on a document checked against its code (clears its drift)."),
     Action("move", "writers:move",
-           "Rename a document; derived_from edges and index entries pointing at it follow.",
+           "Rename a document; edges, index entries and links to it follow.",
            (_path(), _s("new_path", "New path.", required=True, arg=True), DRY, *BASE),
            group="change", example="move domain/tax.md domain/taxes.md"),
     Action("create", "writers:create",
