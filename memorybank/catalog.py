@@ -142,13 +142,13 @@ def _a(name: str, help: str, **kw: Any) -> Param:
     return Param(name, "array", help, **kw)
 
 
-def _path(help: str = "", **kw: Any) -> Param:
-    """The document an action works on; undescribed on the wire when it is just that (the name says it)."""
-    return _s("path", help, required=True, arg=True, cli_help=help or "Path in the bank.", **kw)
+def _path(help: str = "In the bank.", **kw: Any) -> Param:
+    """The document an action works on."""
+    return _s("path", help, required=True, arg=True, cli_help="Path in the bank." if help == "In the bank." else help,
+              **kw)
 
 
-# No description on the wire: the name says it, and it sits on eleven tools (~90 tokens a session)
-DRY = _b("dry_run", "", cli_help="Run every check, write nothing, print what would change.")
+DRY = _b("dry_run", "No writes.", cli_help="Run every check, write nothing, print what would change.")
 # Parameters every change/create writer takes beyond dry_run, one line each, e.g. issue 13's
 # `_s("base_version", "Version read; refused if the file changed since.", default=None)`.
 BASE: tuple[Param, ...] = ()
@@ -250,11 +250,11 @@ ACTIONS: tuple[Action, ...] = (
             _a("add", "Items to add."), _a("remove", "Items to remove."), DRY, *BASE),
            group="change", example="set-list domain/tax.md derived_from --add domain/billing.md"),
     Action("review", "writers:review",
-           "Stamp reviewed: today after checking a document against its code; clears drift.",
+           "Stamp reviewed: today once checked against its code; clears drift.",
            (_path(flag=""), DRY, *BASE), group="change", example="review domain/tax.md", flag="review",
            cli_help="Stamp `reviewed: today` on a document checked against its code (clears its drift)."),
     Action("move", "writers:move",
-           "Rename a document; edges, index entries and links to it follow.",
+           "Rename a document; links and edges to it follow.",
            (_path(), _s("new_path", "New path.", required=True, arg=True), DRY, *BASE),
            group="change", example="move domain/tax.md domain/taxes.md"),
     Action("create", "writers:create",

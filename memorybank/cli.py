@@ -73,7 +73,7 @@ def _misplaced_options(action: str) -> None:
             continue
         if param.name == "files":
             value = ctx.params["files"][0]
-            flags = [f"--{a.replace('_', '-')}" for a in OPTION_ACTIONS["files"]]
+            flags = sorted(f"--{a.replace('_', '-')}" for a in OPTION_ACTIONS["files"])
             raise Usage(f"unexpected argument {value!r}: FILES are only for {', '.join(flags[:-1])} and {flags[-1]}")
         flag = param.opts[0]
         goes_with = "any action" if allowed == every else ", ".join(
