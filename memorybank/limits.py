@@ -13,11 +13,13 @@ LINKS_MAX = 10_000  # markdown links indexed per document; the rest are counted,
 ALIAS_EXPANSION_LIMIT = 100_000  # values YAML aliases may expand to in one header
 
 # -- what a writer accepts -----------------------------------------------------------------------
+NAME_MAX = 255  # bytes of one path component, as on Linux and macOS file systems
+PATH_MAX = 1024  # bytes of a whole path inside the bank (and characters of one anchors item)
 INPUT_LIMIT = 1 << 20  # bytes of a body, body_file or content_file
 TITLE_MAX = 200  # characters of a title
 PURPOSE_MAX = 500  # characters of a purpose
 VALUE_MAX = 500  # characters of any other one-line frontmatter value
-KEY_MAX = 120  # characters of one canonical_for / must_not_define / anchors item
+KEY_MAX = 120  # characters of one canonical_for / must_not_define key
 LIST_MAX = 1_000  # items of one governed list (derived_from, canonical_for, must_not_define, anchors)
 
 # -- what a caller may ask -----------------------------------------------------------------------
