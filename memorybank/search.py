@@ -207,7 +207,7 @@ def _concept_scores(index: SearchIndex, concept: SearchConcept) -> tuple[dict[in
     """Best tier-weighted form score per document, and the concept's idf weight."""
     best: dict[int, float] = {}
     weight = 0.0
-    whole_known = concept.forms[0].terms[0] in index.postings
+    whole_known = any(form.terms[0] in index.postings for form in concept.forms)
     if concept.parts and not whole_known:
         for form in concept.parts:
             scores, idf = index.form_scores(form)
