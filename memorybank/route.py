@@ -30,6 +30,7 @@ only when every word of the key matched.
 from __future__ import annotations
 
 import bisect
+import heapq
 from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass
@@ -37,15 +38,19 @@ from itertools import chain
 
 from .bank import Bank
 from .derived import DerivedIndex
+from .evidence import best_line, body_evidence
 from .lang import Concept, Lexicon, why_intent
 from .query import check_filters, check_query, empty_hint
 from .records import Doc
+from .search import SearchIndex
 
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 25
 EXACT, PREFIX, TRANSLATION = 1.0, 0.6, 0.9
 MIN_PREFIX_QUERY, MIN_PREFIX_TERM = 4, 4
 WEIGHT_CANONICAL, WEIGHT_PURPOSE, WEIGHT_TITLE, WEIGHT_SECTION = 5.0, 3.0, 2.0, 1.0
+WEIGHT_BODY = 5.0  # prose saying the whole question, saturated, weighs what owning a canonical key does
+INDEX_BODY = 0.5  # an index's prose mostly describes the documents it links to
 STATUS_FACTOR = {"active": 1.0, "draft": 0.7, "archived": 0.2}
 OTHER_STATUS_FACTOR = 0.9
 CLOSED_WORK = frozenset({"done", "cancelled"})
@@ -362,10 +367,52 @@ def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str |
         slots = set().union(*(found for pairs in heading_hits for found, _ in pairs))
         for ident in sorted({slot >> SLOT_BITS for slot in slots} - counts.keys()):
             consider(ident)
-    if not top:
+    # -- fusion with body evidence (issue 14): metadata keeps its score, prose adds up to WEIGHT_BODY --
+    body_index = SearchIndex.of(bank)
+    assert body_index.lexicon is not None
+    evidence = body_evidence(body_index, body_index.lexicon.search_concepts(question))
+    meta = {path: -neg for neg, path in top}
+    rows: dict[str, tuple[float, float]] = {}  # path -> (metadata score, body strength)
+    body_ids = body_index.ids
+    for path, value in meta.items():
+        rows[path] = (value, 0.0)
+    strongest = heapq.nlargest(max(3 * limit, 30), evidence.strength.items(), key=lambda item: item[1])
+    for sid, strength in strongest:
+        path = body_index.paths[sid]
+        ident = index.ids.get(path) if path is not None else None
+        if path is None or path in rows or ident is None:
+            continue
+        doc = docs.get(path)
+        if doc is None or (filtered and not ((doc_kind is None or doc.doc_kind == doc_kind)
+                                             and (layer is None or doc.layer == layer)
+                                             and (status is None or doc.status == status))):
+            continue
+        rows[path] = (round(exact(ident) * factors[ident], 4), strength)
+    fused = []
+    for path, (value, _) in rows.items():
+        sid = body_ids.get(path)
+        strength = evidence.beyond(body_index, sid, docs[path]) if sid is not None else 0.0
+        if docs[path].is_index:
+            strength *= INDEX_BODY
+        body = WEIGHT_BODY * strength * factors[index.ids[path]]
+        total = round(value + body, 4)
+        if total > 0:
+            fused.append((-total, path, value, body))
+    fused.sort()
+    if not fused:
         return {"results": [], "hint": empty_hint(HINT, doc_kind, layer, status)}
-    return {"results": [_result(docs[path], fields[index.ids[path]], -neg, matched_per_concept)
-                        for neg, path in top]}
+    results = []
+    for neg, path, value, body in fused[:limit]:
+        doc = docs[path]
+        line = None
+        if body > 0 and (body >= value or value == 0 or not _has_section(fields[index.ids[path]], matched_per_concept)):
+            line = best_line(body_index, evidence, doc)
+        results.append(_result(doc, fields[index.ids[path]], -neg, matched_per_concept, line if body else None))
+    return {"results": results}
+
+
+def _has_section(fields: RouteFields, per_concept: list[dict[str, float]]) -> bool:
+    return any(_field(terms, per_concept)[1] for _, terms in fields.sections)
 
 
 def _best(terms: Terms, matched: dict[str, float]) -> tuple[float, str | None]:
@@ -388,8 +435,12 @@ def _field(terms: Terms, per_concept: list[dict[str, float]]) -> tuple[float, li
     return total, list(dict.fromkeys(words))
 
 
-def _result(doc: Doc, fields: RouteFields, score: float, per_concept: list[dict[str, float]]) -> dict:
-    """One result row with its `why` line and, when a heading matched, the `section` to read."""
+def _result(doc: Doc, fields: RouteFields, score: float, per_concept: list[dict[str, float]],
+            line: tuple[int, str, str | None] | None = None) -> dict:
+    """One result row with its `why` line and `section`: the heading that matched, else the one above `line`.
+
+    `line` is the best body line when body evidence is named (`body: L42 "…"`).
+    """
     why: list[str] = []
     best_key: tuple[float, int, list[str]] | None = None
     for number, (_, terms) in enumerate(fields.keys):
@@ -415,6 +466,10 @@ def _result(doc: Doc, fields: RouteFields, score: float, per_concept: list[dict[
             best_section, section = total, heading
     if section is not None:
         why.append(f'section: "{section}"')
+    if line is not None:
+        why.append(f'body: L{line[0]} "{line[1]}"')
+        if section is None:
+            section = line[2]
     out: dict = {"path": doc.path, "title": doc.title, "purpose": doc.purpose, "doc_kind": doc.doc_kind,
                  "layer": doc.layer, "status": doc.status, "score": round(score, 3), "why": "; ".join(why)}
     if section is not None:

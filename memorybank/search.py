@@ -32,6 +32,7 @@ from __future__ import annotations
 import heapq
 import math
 import os
+import re
 from array import array
 from collections.abc import Callable, Iterable
 
@@ -51,6 +52,7 @@ K1, B = 1.2, 0.75
 ARCHIVED_FACTOR = 0.3
 PHRASE_BONUS, TITLE_BONUS, PURPOSE_BONUS = 0.5, 0.3, 0.15
 EXCERPT_MAX = 240
+HEADING_LINES = re.compile(r"^#{1,6}[ \t].*$", re.MULTILINE)
 HINT = "No document body contains these words; try bank_route to rank documents by topic."
 
 
@@ -65,6 +67,7 @@ class SearchIndex(DerivedIndex):
         self.paths: list[str | None] = []
         self.lengths: list[int] = []
         self.unique: list[int] = []
+        self.headed: list[dict[str, int] | None] = []  # per id: term counts of its heading lines (routing evidence)
         self.meta: list[tuple[frozenset[str], frozenset[str]]] = []  # title and purpose terms
         self._per_doc: dict[str, tuple[tuple, list[float]]] = {}
         self.postings: dict[str, tuple[array, array]] = {}
@@ -101,6 +104,8 @@ class SearchIndex(DerivedIndex):
                           frozenset(self.lexicon.search_terms(doc.purpose or ""))))
         self.lengths.append(length)
         self.unique.append(len(counts))
+        headings = HEADING_LINES.findall(body)
+        self.headed.append(self.lexicon.search_counts("\n".join(headings))[0] if headings else None)
         self.live += 1
         self.total_length += length
         self.total_postings += len(counts)
