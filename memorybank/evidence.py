@@ -19,24 +19,34 @@ The best line is found the way `bank_search` finds it (`search._best_line`), onl
 
 from __future__ import annotations
 
+from array import array
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from .lang import SearchConcept
 from .records import Doc
 from .search import SearchIndex, _best_line, _Body, _line_needles
 
+SATURATED_CACHE = 128  # terms whose saturated postings are kept per index
 EXCERPT = 60  # characters of the best line quoted in `why`
 
 
 @dataclass(frozen=True, slots=True)
 class Evidence:
-    """Per search-index id: prose strength and idf-weighted coverage; the concepts and their idf weights."""
+    """Per search-index id: prose strength × `total` (Σ idf); the concepts, their idf weights and values."""
 
-    strength: dict[int, float]
-    coverage: dict[int, float]
+    raw: dict[int, float]
+    total: float
     concepts: list[SearchConcept]
     weights: list[float]
     per_concept: list[dict[int, float]]
+
+    def strength(self, sid: int) -> float:
+        return self.raw.get(sid, 0.0) / self.total
+
+    def coverage(self, sid: int) -> float:
+        """The idf-weighted share of the question's concepts the document's prose holds at all."""
+        return sum(w for w, values in zip(self.weights, self.per_concept) if sid in values) / self.total
 
     def beyond(self, index: SearchIndex, sid: int, doc: Doc) -> float:
         """Strength from the concepts the document's title, purpose and canonical keys do not hold.
@@ -49,35 +59,29 @@ class Evidence:
         terms = set(title) | set(purpose)
         if doc.canonical_for:
             terms |= index.lexicon.search_terms(" ".join(doc.canonical_for))
-        total = sum(self.weights) or 1.0
         found = 0.0
         for concept, weight, values in zip(self.concepts, self.weights, self.per_concept):
             value = values.get(sid)
             if value and not _named(concept, terms):
-                found += weight * min(value, 1.0)
-        return found / total
+                found += weight * value
+        return found / self.total
 
 
 def _form_parts(index: SearchIndex, terms: tuple[str, ...], scale: float) -> tuple[dict[int, float], int]:
     """Saturated tf (× scale) per id for a form needing all `terms` (mean over them), and the smallest df."""
-    norm, paths, headed = index.norms(), index.paths, index.headed
+    norm, paths = index.norms(), index.paths
     merged: dict[int, float] | None = None
     smallest = 0
+    every_live = index.live == len(paths)
     for term in terms:
         entry = index.postings.get(term)
         if entry is None:
             return {}, 0
-        found: dict[int, float] = {}
-        for ident, tf in zip(*entry):
-            if paths[ident] is None:
-                continue
-            heads = headed[ident]
-            if heads is not None:
-                tf -= heads.get(term, 0)
-                if tf <= 0:
-                    continue
-            found[ident] = scale * tf / (tf + norm[ident])
-        smallest = len(entry[0]) if not smallest else min(smallest, len(entry[0]))
+        ids, tfs = entry
+        found = _saturated(index, term, ids, tfs, norm, paths, every_live)
+        if scale != 1.0:
+            found = {k: scale * v for k, v in found.items()}
+        smallest = len(ids) if not smallest else min(smallest, len(ids))
         merged = found if merged is None else {k: v + found[k] for k, v in merged.items() if k in found}
         if not merged:
             return {}, smallest
@@ -86,11 +90,41 @@ def _form_parts(index: SearchIndex, terms: tuple[str, ...], scale: float) -> tup
     return ({k: v / count for k, v in merged.items()} if count > 1 else merged), smallest
 
 
+def _saturated(index: SearchIndex, term: str, ids: array, tfs: array, norm: list[float], paths: list[str | None],
+               every_live: bool) -> dict[int, float]:
+    """`tf / (tf + norm)` per live id of one term, heading lines subtracted; memoised per index state.
+
+    Common terms touch thousands of postings on a large bank; the result only changes when a document
+    does, so it is kept (for the `SATURATED_CACHE` most recent terms) until the index's stamp moves.
+    """
+    stamp = (index.total_length, index.live, len(paths), index.total_postings)
+    cache = index.saturated
+    hit = cache.get(term)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    if every_live:
+        found = {ident: tf / (tf + norm[ident]) for ident, tf in zip(ids, tfs)}
+    else:
+        found = {ident: tf / (tf + norm[ident]) for ident, tf in zip(ids, tfs) if paths[ident] is not None}
+    heads = index.headings.get(term)
+    if heads:  # heading lines are metadata: only the prose's occurrences count
+        for ident, in_heads in heads.items():
+            if ident in found:
+                tf = tfs[bisect_left(ids, ident)] - in_heads  # ids are appended in increasing order
+                if tf > 0:
+                    found[ident] = tf / (tf + norm[ident])
+                else:
+                    del found[ident]
+    if len(cache) >= SATURATED_CACHE:
+        cache.pop(next(iter(cache)))
+    cache[term] = (stamp, found)
+    return found
+
+
 def body_evidence(index: SearchIndex, concepts: list[SearchConcept]) -> Evidence:
-    """Strength and coverage of every document whose prose holds any of the question's content concepts."""
+    """Prose evidence of every document holding any of the question's content concepts (see the module doc)."""
     content = _one_per_idea([c for c in concepts if not c.stop])
-    strength: dict[int, float] = {}
-    covered: dict[int, float] = {}
+    raw: dict[int, float] = {}
     weights: list[float] = []
     per_concept: list[dict[int, float]] = []
     floor = index.idf(0)
@@ -104,21 +138,25 @@ def body_evidence(index: SearchIndex, concepts: list[SearchConcept]) -> Evidence
             parts, smallest = _form_parts(index, form.terms, form.tier / 10)
             if smallest and (not df or smallest < df):
                 df = smallest
+            if not best:
+                best = dict(parts)
+                continue
             get = best.get
             if summed:
                 best.update({k: get(k, 0.0) + v for k, v in parts.items()})
             else:
                 best.update({k: v for k, v in parts.items() if v > get(k, 0.0)})
+        if summed:
+            best = {k: min(v, 1.0) for k, v in best.items()}
         weight = index.idf(df) if df else floor
         weights.append(weight)
         per_concept.append(best)
-        get_s, get_c = strength.get, covered.get
-        for ident, value in best.items():
-            strength[ident] = get_s(ident, 0.0) + weight * min(value, 1.0)
-            covered[ident] = get_c(ident, 0.0) + weight
-    total = sum(weights) or 1.0
-    return Evidence({k: v / total for k, v in strength.items()}, {k: v / total for k, v in covered.items()},
-                    content, weights, per_concept)
+        if not raw:
+            raw = {k: weight * v for k, v in best.items()}
+        else:
+            get_r = raw.get
+            raw.update({k: get_r(k, 0.0) + weight * v for k, v in best.items()})
+    return Evidence(raw, sum(weights) or 1.0, content, weights, per_concept)
 
 
 def _named(concept: SearchConcept, terms: set[str]) -> bool:

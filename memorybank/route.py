@@ -372,12 +372,10 @@ def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str |
     assert body_index.lexicon is not None
     evidence = body_evidence(body_index, body_index.lexicon.search_concepts(question))
     meta = {path: -neg for neg, path in top}
-    rows: dict[str, tuple[float, float]] = {}  # path -> (metadata score, body strength)
+    rows = dict(meta)  # path -> metadata score
     body_ids = body_index.ids
-    for path, value in meta.items():
-        rows[path] = (value, 0.0)
-    strongest = heapq.nlargest(max(3 * limit, 30), evidence.strength.items(), key=lambda item: item[1])
-    for sid, strength in strongest:
+    strongest = heapq.nlargest(max(3 * limit, 30), evidence.raw.items(), key=lambda item: item[1])
+    for sid, _ in strongest:
         path = body_index.paths[sid]
         ident = index.ids.get(path) if path is not None else None
         if path is None or path in rows or ident is None:
@@ -387,9 +385,9 @@ def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str |
                                              and (layer is None or doc.layer == layer)
                                              and (status is None or doc.status == status))):
             continue
-        rows[path] = (round(exact(ident) * factors[ident], 4), strength)
+        rows[path] = round(exact(ident) * factors[ident], 4)
     fused = []
-    for path, (value, _) in rows.items():
+    for path, value in rows.items():
         sid = body_ids.get(path)
         strength = evidence.beyond(body_index, sid, docs[path]) if sid is not None else 0.0
         if docs[path].is_index:

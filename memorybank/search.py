@@ -67,7 +67,8 @@ class SearchIndex(DerivedIndex):
         self.paths: list[str | None] = []
         self.lengths: list[int] = []
         self.unique: list[int] = []
-        self.headed: list[dict[str, int] | None] = []  # per id: term counts of its heading lines (routing evidence)
+        self.saturated: dict[str, tuple[tuple, dict[int, float]]] = {}  # routing's per-term memo (evidence.py)
+        self.headings: dict[str, dict[int, int]] = {}  # term -> id -> count in heading lines (routing evidence)
         self.meta: list[tuple[frozenset[str], frozenset[str]]] = []  # title and purpose terms
         self._per_doc: dict[str, tuple[tuple, list[float]]] = {}
         self.postings: dict[str, tuple[array, array]] = {}
@@ -105,7 +106,9 @@ class SearchIndex(DerivedIndex):
         self.lengths.append(length)
         self.unique.append(len(counts))
         headings = HEADING_LINES.findall(body)
-        self.headed.append(self.lexicon.search_counts("\n".join(headings))[0] if headings else None)
+        if headings:
+            for term, tf in self.lexicon.search_counts("\n".join(headings))[0].items():
+                self.headings.setdefault(term, {})[ident] = tf
         self.live += 1
         self.total_length += length
         self.total_postings += len(counts)
@@ -139,6 +142,12 @@ class SearchIndex(DerivedIndex):
                 del self.postings[term]
             elif len(keep) != len(ids):
                 self.postings[term] = (array("i", (ids[i] for i in keep)), array("i", (tfs[i] for i in keep)))
+        for term in list(self.headings):
+            alive = {ident: tf for ident, tf in self.headings[term].items() if paths[ident] is not None}
+            if alive:
+                self.headings[term] = alive
+            else:
+                del self.headings[term]
         self.total_postings -= self.dead_postings
         self.dead_postings = 0
 
