@@ -1,6 +1,8 @@
-"""Routing (§5): rank documents by their hand-written metadata for "what should I read about X".
+"""Routing (§5, issue 14): rank documents for "what should I read about X".
 
-Only `canonical_for`, `purpose`, `title` and the `## ` headings are read — never bodies. Each
+Two kinds of evidence are fused (see `routed`): the hand-written metadata (`canonical_for`, `purpose`,
+`title`, `## ` headings), scored as below, and the prose of the body, read from the body search index
+(`evidence.py`). Metadata keeps its exact score; body evidence adds to it. Each
 document's fields are tokenised once (when the document is parsed or the vocabulary changes) into
 `RouteFields`, and an inverted index (`term → Postings`: document ids per field, key and heading
 slots) answers a question by touching only the documents that share a term with it; see `route`
@@ -38,7 +40,7 @@ from itertools import chain
 
 from .bank import Bank
 from .derived import DerivedIndex
-from .evidence import best_line, body_evidence
+from .evidence import Evidence, best_line, body_evidence
 from .lang import Concept, Lexicon, why_intent
 from .query import check_filters, check_query, empty_hint
 from .records import Doc
@@ -282,9 +284,20 @@ class _ConceptHits:
 
 def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str | None = None,
           layer: str | None = None, status: str | None = None) -> dict:
-    """Rank routable documents for a question by metadata (§5); `{results: [...]}` plus `hint` when empty.
+    """Rank routable documents for a question (metadata fused with body evidence); `hint` when empty."""
+    return routed(bank, question, limit, doc_kind, layer, status)[0]
 
-    How it stays fast on large banks without changing any score: per concept, the best score per
+
+def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str | None = None,
+           layer: str | None = None, status: str | None = None) -> tuple[dict, Evidence | None, SearchIndex | None]:
+    """`route`'s answer with the body evidence behind it (prime reads the evidence to judge confidence).
+
+    Metadata (§5) first, then fusion: the metadata top `limit` and the `max(3 × limit, 30)` documents
+    with the most body evidence are scored `metadata + WEIGHT_BODY × strength × multiplier`, where
+    strength counts only the concepts the document's title, purpose and keys do not already hold
+    (`Evidence.beyond`); an index (README) gets half.
+
+    How the metadata walk stays fast on large banks without changing any score: per concept, the best score per
     field comes from C-level dict merges over the postings (`_ConceptHits`). Documents are then
     scored exactly in the order of an upper bound counted in C: Σ over concepts of the weights of
     purpose (3) and title (2) when the concept reaches them, plus 5 if any key of theirs matched.
@@ -299,7 +312,7 @@ def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str |
     assert index.lexicon is not None
     concepts = index.lexicon.concepts(question)
     if not concepts:
-        return {"results": [], "hint": empty_hint(HINT, doc_kind, layer, status)}
+        return {"results": [], "hint": empty_hint(HINT, doc_kind, layer, status)}, None, None
     intent = why_intent(question)
     factors = index.factors(intent)
     matched_per_concept = [_concept_matches(index, concept) for concept in concepts]
@@ -398,7 +411,7 @@ def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str |
             fused.append((-total, path, value, body))
     fused.sort()
     if not fused:
-        return {"results": [], "hint": empty_hint(HINT, doc_kind, layer, status)}
+        return {"results": [], "hint": empty_hint(HINT, doc_kind, layer, status)}, None, None
     results = []
     for neg, path, value, body in fused[:limit]:
         doc = docs[path]
@@ -406,7 +419,7 @@ def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str |
         if body > 0 and (body >= value or value == 0 or not _has_section(fields[index.ids[path]], matched_per_concept)):
             line = best_line(body_index, evidence, doc)
         results.append(_result(doc, fields[index.ids[path]], -neg, matched_per_concept, line if body else None))
-    return {"results": results}
+    return {"results": results}, evidence, body_index
 
 
 def _has_section(fields: RouteFields, per_concept: list[dict[str, float]]) -> bool:
