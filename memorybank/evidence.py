@@ -62,7 +62,7 @@ class Evidence:
         found = 0.0
         for concept, weight, values in zip(self.concepts, self.weights, self.per_concept):
             value = values.get(sid)
-            if value and not _named(concept, terms):
+            if value and not named(concept, terms):
                 found += weight * value
         return found / self.total
 
@@ -159,7 +159,7 @@ def body_evidence(index: SearchIndex, concepts: list[SearchConcept]) -> Evidence
     return Evidence(raw, sum(weights) or 1.0, content, weights, per_concept)
 
 
-def _named(concept: SearchConcept, terms: set[str]) -> bool:
+def named(concept: SearchConcept, terms: set[str]) -> bool:
     """Do these metadata terms hold the concept: a form whole, or an identifier's every part?"""
     if any(all(t in terms for t in form.terms) for form in concept.forms):
         return True
