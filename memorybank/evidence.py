@@ -28,7 +28,7 @@ from .records import Doc
 from .search import SearchIndex, _best_line, _Body, _line_needles
 
 SATURATED_CACHE = 128  # terms whose saturated postings are kept per index
-EXCERPT = 60  # characters of the best line quoted in `why`
+EXCERPT = 40  # characters of the best line quoted in `why`
 
 
 @dataclass(frozen=True, slots=True)

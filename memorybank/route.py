@@ -52,6 +52,8 @@ EXACT, PREFIX, TRANSLATION = 1.0, 0.6, 0.9
 MIN_PREFIX_QUERY, MIN_PREFIX_TERM = 4, 4
 WEIGHT_CANONICAL, WEIGHT_PURPOSE, WEIGHT_TITLE, WEIGHT_SECTION = 5.0, 3.0, 2.0, 1.0
 WEIGHT_BODY = 5.0  # prose saying the whole question, saturated, weighs what owning a canonical key does
+TITLE_MAX = 48
+WHY_WORDS = 3  # matched words named per field in `why`  # characters of a title in a result
 INDEX_BODY = 0.5  # an index's prose mostly describes the documents it links to
 STATUS_FACTOR = {"active": 1.0, "draft": 0.7, "archived": 0.2}
 OTHER_STATUS_FACTOR = 0.9
@@ -464,11 +466,11 @@ def _result(doc: Doc, fields: RouteFields, score: float, per_concept: list[dict[
         if len(best_key[2]) >= len(terms):
             why.append(f"owns canonical_for: {key}")
         else:
-            why.append(f"canonical_for: {key} ({len(best_key[2])} of {len(terms)} words)")
+            why.append(f"canonical_for: {key} {len(best_key[2])}/{len(terms)}")
     for name, terms in (("purpose", fields.purpose), ("title", fields.title)):
         _, words = _field(terms, per_concept)
         if words:
-            why.append(f'{name}: "{", ".join(words)}"')
+            why.append(f'{name}: "{", ".join(words[:WHY_WORDS])}"')
     section: str | None = None
     best_section = 0.0
     for heading, terms in fields.sections:
@@ -481,8 +483,16 @@ def _result(doc: Doc, fields: RouteFields, score: float, per_concept: list[dict[
         why.append(f'body: L{line[0]} "{line[1]}"')
         if section is None:
             section = line[2]
-    out: dict = {"path": doc.path, "title": doc.title, "purpose": doc.purpose, "doc_kind": doc.doc_kind,
-                 "layer": doc.layer, "status": doc.status, "score": round(score, 3), "why": "; ".join(why)}
+    # Compact by design (issue 14: five results in ≤ 300 tokens): the purpose, kind and layer are one
+    # bank_read away; a status is shown only when it is not `active`, because it changes how to read.
+    out: dict = {"path": doc.path, "title": _clip(doc.title, TITLE_MAX), "score": round(score, 3),
+                 "why": "; ".join(why)}
+    if doc.status not in (None, "active"):
+        out["status"] = doc.status
     if section is not None:
         out["section"] = section
     return out
+
+
+def _clip(text: str, size: int) -> str:
+    return text if len(text) <= size else text[:size - 1].rstrip() + "…"
