@@ -19,8 +19,9 @@ from . import __version__
 from .errors import BankError, clip
 
 PROG = "mcp-memorybank"
-ACTIONS = ("stats", "route", "search", "prime", "read", "validate", "surface", "install_hook", "adoption", "create", "promote",
-           "discard", "list_inbox", "init", "materialize_flows", "graph", "drift", "changed", "deliver", "guard")
+ACTIONS = ("stats", "route", "search", "prime", "read", "validate", "surface", "install_hook", "adoption", "create",
+           "promote", "discard", "list_inbox", "init", "materialize_flows", "graph", "drift", "changed", "deliver",
+           "guard")
 WRITERS = ("create", "promote", "discard", "init", "materialize_flows")
 NEEDS_NO_BANK = ("install_hook", "init")  # wiring may come before `bank_init` creates the bank
 
