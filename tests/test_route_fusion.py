@@ -13,7 +13,7 @@ from memorybank.lang import estimate_tokens
 
 PLAIN = {  # a Cline-style bank: no frontmatter at all
     "projectbrief.md": "# Project Brief\n\n## Overview\n\nA command-line tool that archives NFT collections.\n",
-    "productContext.md": "# Product Context\n\n## Problem\n\nCollectors lose artwork when hosting services shut down.\n",
+    "productContext.md": "# Product Context\n\n## Problem\n\nCollectors lose artwork when hosts shut down.\n",
     "techContext.md": "# Technical Context\n\n## Stack\n\nWritten in Rust.\nThe tokio crate drives every concurrent "
                       "download.\n\n## Tooling\n\nclap parses the command line.\n",
     "systemPatterns.md": "# System Patterns\n\n## Pipeline\n\nChain handlers feed a content fetcher.\n",
