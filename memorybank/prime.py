@@ -48,13 +48,20 @@ NOTHING: dict = {"documents": [], "text": ""}
 # Words of the request rather than of its subject: what an agent is asked to *do* to code, and chat.
 # They are everyday in every project, so they say nothing about which document to read.
 GENERIC = frozenset("""
-add added bump change changes check clean clearer code comment comments commit continue debug delete docstring
-does error errors file files fix format function functions go help here implement it line lines look make mean
-means method more number ok okay one please print push refactor remove rename run same shorter longer test
-tests thanks thank try typo unit update variable version write yes again now this that
+add added bump change changes check clean cleanup clearer code comment comments commit continue debug delete
+docstring does error errors file files fix format function functions go help here implement it line lines look
+make mean means method more number ok okay one please print push refactor remove rename run same shorter longer
+test tests thanks thank try typo unit update variable variables version write yes again now this that
+hi hello hey great good nice cool sure perfect awesome done lgtm got sorry wait stop next previous last above below
+explain simplify improve optimize rewrite redo undo revert retry repeat something anything everything thing things
+snippet indent indentation whitespace semicolon bracket brackets parentheses lint linter warning warnings typo typos
+rerun rename renamed return returns argument arguments param params parameter parameters value values todo
+pr diff patch paste pasted copy above output answer question again instead better shorter simpler cleaner faster
 давай сделай сделать спасибо отлично хорошо ок еще ещё снова исправь поправь добавь запусти коммит функцию
-файл код ошибка продолжай
-再来 一次 好的 继续 谢谢 格式 格式化 代码 一下 这段 修复 添加 运行 提交 再来一次
+файл код ошибка продолжай пожалуйста можешь напиши объясни перепиши почини удали переименуй тест тесты ошибку
+строку строке переменную функция комментарий отформатируй повтори дальше понятно ладно привет да нет
+再来 一次 好的 继续 谢谢 格式 格式化 代码 一下 这段 修复 添加 运行 提交 再来一次 请 帮我 解释 重写 删除 重命名 变量
+函数 注释 测试 报错 错误 这个 那个 可以 修改 优化 文件 版本号 你好 没问题 不错
 """.split())
 
 
