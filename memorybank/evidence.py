@@ -55,10 +55,7 @@ class Evidence:
         already matched earns nothing more for appearing in the prose too.
         """
         title, purpose = index.meta[sid]
-        assert index.lexicon is not None
-        terms = set(title) | set(purpose)
-        if doc.canonical_for:
-            terms |= index.lexicon.search_terms(" ".join(doc.canonical_for))
+        terms = title | purpose | index.keys[sid]
         found = 0.0
         for concept, weight, values in zip(self.concepts, self.weights, self.per_concept):
             value = values.get(sid)

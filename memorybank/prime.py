@@ -82,9 +82,7 @@ def held(evidence: Evidence, index: SearchIndex, sid: int) -> tuple[bool, float]
         return False, 0.0
     assert index.lexicon is not None
     title, purpose = index.meta[sid]
-    terms = set(title) | set(purpose)
-    if doc.canonical_for:
-        terms |= index.lexicon.search_terms(" ".join(doc.canonical_for))
+    terms = set(title | purpose | index.keys[sid])
     if doc.sections:
         terms |= index.lexicon.search_terms(" ".join(s.title for s in doc.sections))
     ceiling = index.idf(index.live - 1) if index.live > 1 else 0.0  # held by fewer than all documents

@@ -294,7 +294,7 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
            layer: str | None = None, status: str | None = None) -> tuple[dict, Evidence | None, SearchIndex | None]:
     """`route`'s answer with the body evidence behind it (prime reads the evidence to judge confidence).
 
-    Metadata (§5) first, then fusion: the metadata top `limit` and the `max(3 × limit, 30)` documents
+    Metadata (§5) first, then fusion: the metadata top `limit` and the `3 × limit` documents
     with the most body evidence are scored `metadata + WEIGHT_BODY × strength × multiplier`, where
     strength counts only the concepts the document's title, purpose and keys do not already hold
     (`Evidence.beyond`); an index (README) gets half.
@@ -389,7 +389,7 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     meta = {path: -neg for neg, path in top}
     rows = dict(meta)  # path -> metadata score
     body_ids = body_index.ids
-    strongest = heapq.nlargest(max(3 * limit, 30), evidence.raw.items(), key=lambda item: item[1])
+    strongest = heapq.nlargest(3 * limit, evidence.raw.items(), key=lambda item: item[1])
     for sid, _ in strongest:
         path = body_index.paths[sid]
         ident = index.ids.get(path) if path is not None else None

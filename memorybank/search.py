@@ -70,6 +70,7 @@ class SearchIndex(DerivedIndex):
         self.saturated: dict[str, tuple[tuple, dict[int, float]]] = {}  # routing's per-term memo (evidence.py)
         self.headings: dict[str, dict[int, int]] = {}  # term -> id -> count in heading lines (routing evidence)
         self.meta: list[tuple[frozenset[str], frozenset[str]]] = []  # title and purpose terms
+        self.keys: list[frozenset[str]] = []  # canonical_for terms (routing's body evidence skips them)
         self._per_doc: dict[str, tuple[tuple, list[float]]] = {}
         self.postings: dict[str, tuple[array, array]] = {}
         self.live = 0
@@ -101,6 +102,8 @@ class SearchIndex(DerivedIndex):
         ident = len(self.paths)
         self.ids[path] = ident
         self.paths.append(path)
+        self.keys.append(frozenset(self.lexicon.search_terms(" ".join(doc.canonical_for))) if doc.canonical_for
+                         else frozenset())
         self.meta.append((frozenset(self.lexicon.search_terms(doc.title)),
                           frozenset(self.lexicon.search_terms(doc.purpose or ""))))
         self.lengths.append(length)
