@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import errno
 import os
 import stat as stat_module
 import time
@@ -10,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .confined import read_file, stamp_of, version_of
 from .contract import Contract, LayerTable, build_contract, build_layers
 from .errors import BankError
 from .parse import parse_document
@@ -18,6 +20,24 @@ from .records import Doc
 
 SKIP_NAMES = frozenset({"node_modules", "__pycache__", "dist"})
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a file swapped for a FIFO must not hang the open
+
+
+def _read_settled(fd: int) -> bytes:
+    """All bytes of an open file, re-read (up to 5 times) while its stamp moves during the read."""
+    data = b""
+    for _ in range(5):
+        before = os.fstat(fd)
+        os.lseek(fd, 0, os.SEEK_SET)
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        data = b"".join(chunks)
+        after = os.fstat(fd)
+        if stamp_of(before) == stamp_of(after) and len(data) == after.st_size:
+            break
+    return data
 
 
 def _is_dir_at(name: str, fd: int) -> bool:
@@ -61,7 +81,7 @@ class Bank:
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(os.path.abspath(root))
         self.docs: dict[str, Doc] = {}
-        self._stamps: dict[str, tuple[int, int]] = {}
+        self._stamps: dict[str, tuple[int, int, int, int]] = {}
         self.skipped: list[dict[str, str]] = []
         self.generation = 0
         self.dna_generation = 0
@@ -80,22 +100,32 @@ class Bank:
 
     # -- walking -------------------------------------------------------------------------------
 
-    def _walk(self) -> dict[str, tuple[int, int]]:
-        """Return `{path: (mtime_ns, size)}` for regular `.md` files; one `lstat` per file.
+    def _walk(self) -> dict[str, tuple[int, int, int, int]]:
+        """Return `{path: (mtime_ns, size, inode, ctime_ns)}` for regular `.md` files; one `lstat` per file.
 
         The hot path of every call, so it avoids per-entry work it can skip: directory entries are
         not sorted here (`paths` is sorted once after a change) and file-type checks use the
-        entry's cached type. Symlinks are never followed; they are reported in `skipped`.
+        entry's cached type. Symlinks are never followed; they are reported in `skipped`. The
+        ctime is in the stamp because nothing can set it back: a same-size rewrite that restores
+        the mtime (`cp -p`, `rsync -t`) is still seen. Each folder is opened with `O_NOFOLLOW` and
+        must be the folder its parent listed (same inode), so one swapped for a symlink between the
+        listing and the open is never walked.
         """
-        found: dict[str, tuple[int, int]] = {}
+        found: dict[str, tuple[int, int, int, int]] = {}
         skipped: list[dict[str, str]] = []
-        stack: list[tuple[str, str]] = [(str(self.root), "")]
+        stack: list[tuple[str, str, tuple[int, int] | None]] = [(str(self.root), "", None)]
         skip = SKIP_NAMES
         stat = os.stat
         while stack:
-            folder, prefix = stack.pop()
+            folder, prefix, identity = stack.pop()
             try:
-                fd = os.open(folder, _DIR_FLAGS)
+                fd = os.open(folder, _DIR_FLAGS | (_NOFOLLOW if identity else 0))
+                if identity is not None:
+                    info = os.fstat(fd)
+                    if (info.st_dev, info.st_ino) != identity:
+                        os.close(fd)
+                        skipped.append({"path": prefix.rstrip("/"), "reason": "changed while read (not followed)"})
+                        continue
             except OSError as exc:
                 if prefix:
                     skipped.append({"path": prefix.rstrip("/"), "reason": f"unreadable folder: {exc.strerror}"})
@@ -110,10 +140,11 @@ class Bank:
                             if name.endswith(".md") and entry.is_file(follow_symlinks=False):
                                 # fstatat on the open folder: no path walk per file
                                 st = stat(name, dir_fd=fd, follow_symlinks=False)
-                                found[prefix + name] = (st.st_mtime_ns, st.st_size)
+                                found[prefix + name] = (st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns)
                             elif entry.is_dir(follow_symlinks=False):
                                 if name not in skip:
-                                    stack.append((folder + "/" + name, prefix + name + "/"))
+                                    st = stat(name, dir_fd=fd, follow_symlinks=False)
+                                    stack.append((folder + "/" + name, prefix + name + "/", (st.st_dev, st.st_ino)))
                             elif entry.is_symlink() and (name.endswith(".md") or _is_dir_at(name, fd)):
                                 skipped.append({"path": prefix + name, "reason": "symlink (not followed)"})
                         except OSError as exc:
@@ -128,7 +159,7 @@ class Bank:
         """Bring the index in line with the disk; re-parse only changed or new files."""
         start = time.perf_counter()
         if not self.root.is_dir():
-            stamps: dict[str, tuple[int, int]] = {}
+            stamps: dict[str, tuple[int, int, int, int]] = {}
         else:
             stamps = self._walk()
         old = self._stamps
@@ -151,7 +182,7 @@ class Bank:
         added.sort()
         changed.sort()
         for path in added + changed:
-            doc = self._parse(path, stamps[path][0])
+            doc = self._parse(path, stamps[path])
             if doc is None:
                 failed.append(path)
                 continue
@@ -173,18 +204,41 @@ class Bank:
                 listener(self, result)
         return result
 
-    def _parse(self, path: str, mtime_ns: int) -> Doc | None:
+    def _parse(self, path: str, stamp: tuple[int, int, int, int]) -> Doc | None:
+        """Parse one file the walk saw; None (and a `skipped` entry) when it cannot be read safely.
+
+        The file is opened with `O_NOFOLLOW` and must be the one the walk stat'ed (same inode): a
+        file or folder swapped for a symlink in between leads nowhere. A read during which the
+        file moved is retried (`read_at`); one that changed since the walk is parsed as read and
+        its stamp marked stale, so the next refresh parses it again.
+        """
         try:
-            with open(self.root / path, "rb") as handle:
-                data = handle.read()
+            fd = os.open(self.root / path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        except OSError as exc:
+            reason = "symlink (not followed)" if exc.errno == errno.ELOOP else f"unreadable: {exc.strerror}"
+            self.skipped.append({"path": path, "reason": reason})
+            return None
+        try:
+            if os.fstat(fd).st_ino != stamp[2]:
+                self.skipped.append({"path": path, "reason": "changed while read (not followed)"})
+                return None
+            data = _read_settled(fd)
         except OSError as exc:
             self.skipped.append({"path": path, "reason": f"unreadable: {exc.strerror}"})
             return None
+        finally:
+            os.close(fd)
         self.parse_count += 1
-        doc = parse_document(path, data, mtime_ns, self.layers.layer_map)
+        doc = parse_document(path, data, stamp[0], self.layers.layer_map)
+        doc = replace(doc, version=version_of(data))
         if path.startswith("dna/"):
             self.dna_texts[path] = data.decode("utf-8", errors="replace")
         return doc
+
+    def forget(self, path: str) -> None:
+        """Mark a document's stamp stale, so the next refresh parses it again (its bytes were seen to differ)."""
+        if path in self._stamps:
+            self._stamps[path] = (-1, -1, -1, -1)
 
     # -- derived maps --------------------------------------------------------------------------
 
@@ -300,10 +354,18 @@ class Bank:
 
     def read_text(self, path: str) -> str:
         """The current text of a document (BOM removed, invalid UTF-8 replaced)."""
-        data = (self.root / path).read_bytes()
+        return self.read_version(path)[0]
+
+    def read_version(self, path: str) -> tuple[str, str]:
+        """`(text, version)` of a document as it is on disk now, read without following a symlink."""
+        snap = read_file(self.root, path)
+        if snap is None:
+            raise BankError(f"No document at {path}: it was removed since the index was read. Retry.")
+        data = snap.data
+        version = version_of(data)
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
-        return data.decode("utf-8", errors="replace")
+        return data.decode("utf-8", errors="replace"), version
 
     def is_root(self, path: str) -> bool:
         return self.contract is not None and path in self.contract.roots

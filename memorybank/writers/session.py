@@ -27,15 +27,17 @@ def writing(bank: Bank, dry_run: bool = False) -> Iterator[Transaction]:
     """
     if dry_run:
         bank.refresh()
-        yield Transaction(bank.root)
+        yield Transaction(bank.root, bank)
         return
     with bank_lock(bank.root):
-        recover(bank.root)  # a commit a killed writer left half done is finished before anything is read
+        notes: list[str] = []
+        recover(bank.root, notes)  # a commit a killed writer left half done is finished before anything is read
         if not bank.cache.get(_CLEANED):
             clean_stale_temps(bank.root)
             bank.cache[_CLEANED] = True
         bank.refresh()
-        tx = Transaction(bank.root)
+        tx = Transaction(bank.root, bank)
+        tx.notes.extend(notes)
         yield tx
         if tx.ops:
             tx.commit()
@@ -43,7 +45,7 @@ def writing(bank: Bank, dry_run: bool = False) -> Iterator[Transaction]:
 
 def result(tx: Transaction, dry_run: bool, warnings: list[str], **fields: Any) -> dict[str, Any]:
     """The common result shape: writer fields, then `files` (what was or would be written), `dry_run`, `warnings`."""
-    return {**fields, "files": tx.files(), "dry_run": dry_run, "warnings": warnings}
+    return {**fields, "files": tx.files(), "dry_run": dry_run, "warnings": [*tx.notes, *warnings]}
 
 
 def load(tx: Transaction, path: str) -> Text:
