@@ -87,6 +87,9 @@ def open_folder(root: str | os.PathLike[str], parts: Sequence[str], rel: str = "
                 child = os.open(part, DIR_FLAGS | NOFOLLOW, dir_fd=fd)
             except OSError as exc:
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
+                    info = lstat_at(fd, part)  # Linux says ENOTDIR for a symlink opened O_DIRECTORY|O_NOFOLLOW
+                    if info is not None and stat.S_ISLNK(info.st_mode):
+                        exc = OSError(errno.ELOOP, "symlink")
                     raise _escape(rel or "/".join(parts), part, exc) from None
                 raise
             os.close(fd)

@@ -3,6 +3,7 @@ multi-file transactions, stale temp-file cleanup, and capped reading of caller-s
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -15,6 +16,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -627,22 +629,92 @@ def repair_on_start(root: Path) -> list[str]:
         return []
 
 
+_REMOTE: ContextVar[Path | None] = ContextVar("memorybank_remote_bank", default=None)
+
+
+@contextmanager
+def remote_caller(root: Path) -> Iterator[None]:
+    """Within this block the caller is remote (an MCP client): `body_file`/`content_file` are read only
+    inside the project folder of the bank at `root`, never through a symlink, never under `.git/`.
+
+    A person at a shell (the CLI) keeps full access; an agent that a prompt injection steers must
+    not copy `~/.ssh/…` into a document that `bank_read` then returns.
+    """
+    token = _REMOTE.set(root)
+    try:
+        yield
+    finally:
+        _REMOTE.reset(token)
+
+
+def _within_project(root: Path, raw: str, what: str) -> tuple[Path, str]:
+    """`(project folder, path relative to it)` of a remote caller's input file, or a refusal."""
+    from ..project import project_dir
+
+    project = project_dir(root)
+    given = Path(os.path.expanduser(raw))
+    absolute = os.path.normpath(given if given.is_absolute() else project / given)
+    for base in dict.fromkeys((os.path.abspath(project), os.path.realpath(project))):
+        if absolute.startswith(base.rstrip(os.sep) + os.sep):
+            rel = os.path.relpath(absolute, base).replace(os.sep, "/")
+            if any(part.casefold() == ".git" for part in rel.split("/")):
+                raise BankError(f"Refused ({what}): {raw} is under .git/, which is never read over MCP. "
+                                "Give a file of the project itself.")
+            return Path(base), rel
+    raise BankError(f"Refused ({what}): {raw} is outside the project folder {project}; over MCP only files "
+                    "inside it are read. Put the file in the project, or pass the text itself.")
+
+
+def _open_input(raw: str, what: str) -> int:
+    """An open descriptor of a caller's input file (confined for a remote caller)."""
+    root = _REMOTE.get()
+    if root is None:
+        path = Path(os.path.expanduser(raw))
+        try:
+            return os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | CLOEXEC)
+        except OSError as exc:
+            raise BankError(f"Refused ({what}): cannot read {raw}: {exc.strerror}. Give the path of an existing "
+                            "file.") from None
+    project, rel = _within_project(root, raw, what)
+    parts, name = split(rel)
+    try:
+        folder = open_folder(project, parts, rel)
+        try:
+            return os.open(name, os.O_RDONLY | NOFOLLOW | getattr(os, "O_NONBLOCK", 0) | CLOEXEC, dir_fd=folder)
+        finally:
+            os.close(folder)
+    except BankError as exc:
+        raise BankError(f"Refused ({what}): {raw}: {exc.message.removeprefix('Refused (path): ')} Over MCP a "
+                        "file is read only inside the project, never through a symlink.") from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise BankError(f"Refused ({what}): {raw} is a symlink; over MCP a file is read only inside the "
+                            "project, never through a symlink.") from None
+        raise BankError(f"Refused ({what}): cannot read {raw}: {exc.strerror}. Give the path of an existing "
+                        "file.") from None
+
+
 def read_input_file(raw: str, what: str) -> str:
-    """Read a caller-supplied `body_file`/`content_file`: a regular file ≤ 1 MB of UTF-8 text."""
+    """Read a caller-supplied `body_file`/`content_file`: a regular file ≤ 1 MB of UTF-8 text.
+
+    For a remote caller (`remote_caller`) the file must lie inside the project folder.
+    """
     if "\x00" in str(raw):
         raise BankError(f"Refused ({what}): the file path holds a NUL character. Give a plain file path.")
-    path = Path(os.path.expanduser(str(raw).strip()))
+    raw = str(raw).strip()
+    fd = _open_input(raw, what)
     try:
-        info = os.stat(path)
-    except OSError as exc:
-        raise BankError(f"Refused ({what}): cannot read {raw}: {exc.strerror}. Give the path of an existing file.") \
-            from None
-    if not stat.S_ISREG(info.st_mode):
-        raise BankError(f"Refused ({what}): {raw} is not a regular file. Give the path of a plain text file.")
-    if info.st_size > INPUT_LIMIT:
-        raise BankError(f"Refused ({what}): {raw} is {info.st_size} bytes, over the 1 MB limit. "
-                        f"Split the content or pass a smaller file.")
-    data = path.read_bytes()[:INPUT_LIMIT + 1]
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise BankError(f"Refused ({what}): {raw} is not a regular file. Give the path of a plain text file.")
+        if info.st_size > INPUT_LIMIT:
+            raise BankError(f"Refused ({what}): {raw} is {info.st_size} bytes, over the 1 MB limit. "
+                            f"Split the content or pass a smaller file.")
+        data = b""
+        while len(data) <= INPUT_LIMIT and (chunk := os.read(fd, INPUT_LIMIT + 1 - len(data))):
+            data += chunk
+    finally:
+        os.close(fd)
     if len(data) > INPUT_LIMIT:
         raise BankError(f"Refused ({what}): {raw} is over the 1 MB limit. Split the content or pass a smaller file.")
     if data.startswith(_BOM):
