@@ -17,6 +17,7 @@ from .gates import (
     LIST_FIELDS,
     anchors_list,
     as_list,
+    at_version,
     declared,
     frontmatter_key,
     keys,
@@ -35,7 +36,7 @@ ENUM_SCALARS = ("delivery_status", "decision_status")
 
 
 def set_status(bank: Bank, path: str, status: str, release_canonical: bool = False,
-               dry_run: bool = False) -> dict[str, Any]:
+               dry_run: bool = False, base_version: str | None = None) -> dict[str, Any]:
     """Move a document to another lifecycle status, running the gates of that transition.
 
     To `active`: derived_from when the contract requires it (roots exempt), every edge resolves,
@@ -47,6 +48,7 @@ def set_status(bank: Bank, path: str, status: str, release_canonical: bool = Fal
     warnings: list[str] = []
     with writing(bank, dry_run) as tx:
         doc = bank.doc(path)
+        at_version(doc, base_version)
         template_guard(doc)
         if doc.in_inbox:
             raise refuse("status", f"{doc.path} is an inbox note; inbox notes have no lifecycle.",
@@ -86,7 +88,8 @@ def set_status(bank: Bank, path: str, status: str, release_canonical: bool = Fal
                       released=released)
 
 
-def set_field(bank: Bank, path: str, field: str, value: Any, dry_run: bool = False) -> dict[str, Any]:
+def set_field(bank: Bank, path: str, field: str, value: Any, dry_run: bool = False,
+              base_version: str | None = None) -> dict[str, Any]:
     """Set one scalar frontmatter value, changing one line (plus index entries and the H1 for title/purpose).
 
     The line keeps its quoting when YAML reads the new value back unchanged, else the simplest
@@ -97,6 +100,7 @@ def set_field(bank: Bank, path: str, field: str, value: Any, dry_run: bool = Fal
     warnings: list[str] = []
     with writing(bank, dry_run) as tx:
         doc = bank.doc(path)
+        at_version(doc, base_version)
         template_guard(doc)
         field = frontmatter_key("field", one_line("field", field))
         if field == "status":
@@ -164,7 +168,7 @@ def _matches(bank: Bank, doc_path: str, item: Any, wanted: str) -> bool:
 
 
 def set_list(bank: Bank, path: str, field: str, add: Any = None, remove: Any = None,
-             dry_run: bool = False) -> dict[str, Any]:
+             dry_run: bool = False, base_version: str | None = None) -> dict[str, Any]:
     """Add or remove items of derived_from, canonical_for, must_not_define or anchors, gated like create.
 
     Added edges must resolve (and may not close a cycle when cycles are forbidden); added keys may
@@ -176,6 +180,7 @@ def set_list(bank: Bank, path: str, field: str, add: Any = None, remove: Any = N
     warnings: list[str] = []
     with writing(bank, dry_run) as tx:
         doc = bank.doc(path)
+        at_version(doc, base_version)
         template_guard(doc)
         field = one_line("field", field)
         if field not in LIST_FIELDS:

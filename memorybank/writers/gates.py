@@ -328,6 +328,17 @@ def no_cycle(bank: Bank, doc_path: str, targets: Sequence[str]) -> None:
                          "Derive from a document further upstream instead.")
 
 
+def at_version(doc: Doc, given: str | None) -> None:
+    """The conditional write (like HTTP If-Match): refuse when the document is no longer the version read."""
+    if given is None:
+        return
+    want = str(given).strip()
+    if want != doc.version:
+        raise refuse("base_version", f"{doc.path} is now version {doc.version}, not {want}: it changed since that "
+                     "read; nothing was written.", f"Read it again (bank_read), redo the change on the new text and "
+                     f"pass base_version {doc.version}.")
+
+
 def template_guard(doc: Doc) -> None:
     if doc.is_template:
         raise refuse("template", f"{doc.path} is a template; templates are never edited through the writers.",

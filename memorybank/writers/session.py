@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..bank import Bank
+from ..confined import version_of
 from ..errors import BankError
 from ..records import Doc
 from .files import Text, Transaction, bank_lock, clean_stale_temps, recover
@@ -45,6 +46,10 @@ def writing(bank: Bank, dry_run: bool = False) -> Iterator[Transaction]:
 
 def result(tx: Transaction, dry_run: bool, warnings: list[str], **fields: Any) -> dict[str, Any]:
     """The common result shape: writer fields, then `files` (what was or would be written), `dry_run`, `warnings`."""
+    path = fields.get("path")
+    data = tx.ops.get(path) if path in tx.ops else (tx.base[path].data if tx.base.get(path) else None)
+    if data is not None:  # the version the document has after this write, for a next base_version
+        fields = {**fields, "version": version_of(data)}
     return {**fields, "files": tx.files(), "dry_run": dry_run, "warnings": [*tx.notes, *warnings]}
 
 
