@@ -219,15 +219,24 @@ class Bank:
             self.skipped.append({"path": path, "reason": reason})
             return None
         try:
-            if os.fstat(fd).st_ino != stamp[2]:
-                self.skipped.append({"path": path, "reason": "changed while read (not followed)"})
-                return None
-            data = _read_settled(fd)
+            if os.fstat(fd).st_ino == stamp[2]:
+                data: bytes | None = _read_settled(fd)
+            else:  # replaced since the walk (a rename-save) or reached through a swapped folder: open it
+                data = None  # again one component at a time, never through a symlink
         except OSError as exc:
             self.skipped.append({"path": path, "reason": f"unreadable: {exc.strerror}"})
             return None
         finally:
             os.close(fd)
+        if data is None:
+            try:
+                snap = read_file(self.root, path)
+            except (BankError, OSError):
+                snap = None
+            if snap is None:
+                self.skipped.append({"path": path, "reason": "changed while read (not followed)"})
+                return None
+            data = snap.data
         self.parse_count += 1
         doc = parse_document(path, data, stamp[0], self.layers.layer_map)
         doc = replace(doc, version=version_of(data))
