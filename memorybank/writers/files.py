@@ -235,6 +235,7 @@ class _Op:
     temp: str = ""
     temp_ino: int = 0
     how: str = ""  # after applying: exchanged | replaced | created | deleted
+    checked: int = 0  # perf_counter_ns of its final check
 
 
 class Transaction:
@@ -261,7 +262,8 @@ class Transaction:
         self.ops: dict[str, bytes | None] = {}
         self.base: dict[str, Snapshot | None] = {}
         self.notes: list[str] = []  # warnings for the result (e.g. a journal set aside)
-        self.window_ns = 0  # longest gap between a final check and its move, for the reliability figure
+        self.window_ns = 0  # longest gap between a final check and its move (the reliability figure)
+        self.verify_ns = 0  # longest gap between an exchange and the comparison of what it displaced
 
     def baseline(self, path: str) -> Snapshot | None:
         """The file at `path` as this transaction first read it (None: absent)."""
@@ -320,11 +322,8 @@ class Transaction:
                 op.folder = folders[key]
                 if op.data is not None:
                     op.temp, op.temp_ino = write_temp_at(op.folder, op.name, op.data, op.base)
-            for op in ops:  # the final check: every target as it was read
-                current = read_at(op.folder, op.name, op.path)
-                if (current is None) != (op.base is None) or (
-                        current is not None and (current.data != op.base.data or not _same_stamp(current, op.base))):
-                    raise changed(op.path)
+            for op in ops:  # every target as it was read, before anything moves (a refusal moves nothing)
+                _check(op)
             if len(ops) > 1:
                 journaled = True
                 _write_journal(self.root, ops)
@@ -361,43 +360,53 @@ class Transaction:
 
     def _apply(self, op: _Op) -> None:
         """Move one op into place, refusing (and undoing) when a save landed since the final check."""
-        checked = time.perf_counter_ns()
+        _check(op)  # the final check, right before the move
         if op.data is None:
             if op.base is None:
                 return
             op.temp = _temp_name(op.name)
             os.rename(op.name, op.temp, src_dir_fd=op.folder, dst_dir_fd=op.folder)
-            self._gap(checked)
-            op.how = "deleted"
-            if not _holds(op.folder, op.temp, op.base):
-                _undo(op)
-                raise changed(op.path)
+            self._verify(op, "deleted")
         elif op.base is None:
             try:
                 place_new(op.folder, op.temp, op.name)
             except FileExistsError:
                 raise changed(op.path) from None
-            self._gap(checked)
+            self._moved(op)
             op.how = "created"
         elif exchange(op.folder, op.temp, op.name):
-            self._gap(checked)
-            op.how = "exchanged"
-            if not _holds(op.folder, op.temp, op.base):  # a save landed between the check and the swap
-                _undo(op)
-                raise changed(op.path)
+            self._verify(op, "exchanged")
         else:  # no atomic exchange here: check once more, then replace (a window of microseconds)
             if not _same(lstat_at(op.folder, op.name), op.base):
                 raise changed(op.path)
             os.replace(op.temp, op.name, src_dir_fd=op.folder, dst_dir_fd=op.folder)
-            self._gap(checked)
+            self._moved(op)
             op.how = "replaced"
 
-    def _gap(self, checked: int) -> None:
-        self.window_ns = max(self.window_ns, time.perf_counter_ns() - checked)
+    def _moved(self, op: _Op) -> int:
+        now = time.perf_counter_ns()
+        self.window_ns = max(self.window_ns, now - op.checked)
+        return now
+
+    def _verify(self, op: _Op, how: str) -> None:
+        """After a move that kept the displaced file: it must still be the baseline, else undo and refuse."""
+        moved = self._moved(op)
+        op.how = how
+        same = _holds(op.folder, op.temp, op.base)
+        self.verify_ns = max(self.verify_ns, time.perf_counter_ns() - moved)
+        if not same:  # a save landed between the check and the move: put it back
+            _undo(op)
+            raise changed(op.path)
 
 
-def _same_stamp(current: Snapshot, base: Snapshot) -> bool:
-    return current.stamp == base.stamp
+def _check(op: _Op) -> None:
+    """Refuse when the target is no longer what the transaction read (stamp and bytes); notes the time."""
+    current = read_at(op.folder, op.name, op.path)
+    op.checked = time.perf_counter_ns()
+    if (current is None) != (op.base is None) or (
+            current is not None and op.base is not None and (current.data != op.base.data
+                                                             or current.stamp != op.base.stamp)):
+        raise changed(op.path)
 
 
 def _holds(folder: int, name: str, base: Snapshot) -> bool:
