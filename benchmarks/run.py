@@ -4,6 +4,7 @@
     python benchmarks/run.py --quick    # 400 / 2,000 only, without the cold --stats row (about a minute)
     python benchmarks/run.py --json out.json
 
+Rows whose capability is not on this branch yet (`--prime`) print "n/a" and status "not available".
 Warm numbers are medians of in-process timers; cold numbers time a whole process. Banks are
 generated once (fixed seed) under benchmarks/.cache/.
 """
@@ -107,7 +108,20 @@ def _per_query(ctx: Context, fn: Callable[..., dict], queries: tuple[str, ...], 
 
 
 def route_warm(ctx: Context) -> float:
-    return _per_query(ctx, route, ROUTE_QUESTIONS, refresh=True)
+    ctx.route_warm_ms = _per_query(ctx, route, ROUTE_QUESTIONS, refresh=True)  # type: ignore[attr-defined]
+    return ctx.route_warm_ms  # type: ignore[attr-defined]
+
+
+# bank_route warm before hybrid routing (issue 14), from the full run in README (2026-11-29, this
+# 2-core machine); fusion may cost at most 1.5× of it.
+ROUTE_BEFORE_FUSION_MS = {400: 3.10, 10_000: 82.79}
+FUSION_TARGETS = {size: round(1.5 * ms, 2) for size, ms in ROUTE_BEFORE_FUSION_MS.items()}
+
+
+def route_against_before_fusion(ctx: Context) -> float:
+    """The warm bank_route figure again (measured by its own row), held to 1.5× the pre-fusion one."""
+    cached_ms = getattr(ctx, "route_warm_ms", None)
+    return cached_ms if cached_ms is not None else route_warm(ctx)
 
 
 def route_only(ctx: Context) -> float:
@@ -123,7 +137,45 @@ def search_only(ctx: Context) -> float:
 
 
 def cold_cli_route(ctx: Context) -> float:
-    return cold_process(["--root", str(ctx.root), "--route", ROUTE_QUESTIONS[0]])
+    ctx.cold_route_ms = cold_process(["--root", str(ctx.root), "--route", ROUTE_QUESTIONS[0]])  # type: ignore
+    return ctx.cold_route_ms  # type: ignore[attr-defined]
+
+
+PRIME_PROMPT = "why do exports go through a queue, and what are the filter thresholds?"
+SKIP = object()  # a row not measured at this size (see --quick)
+QUICK = {"on": False}
+
+
+def prime_available(ctx: Context) -> bool:
+    """Whether this CLI has `--prime` (it lands with route fusion): one real call, its exit code."""
+    if "prime" not in _AVAILABLE:
+        proc = subprocess.run([cli(), "--root", str(ctx.root), "--prime", "hello", "--json"], capture_output=True,
+                              text=True, check=False)
+        _AVAILABLE["prime"] = proc.returncode == 0
+    return _AVAILABLE["prime"]
+
+
+_AVAILABLE: dict[str, bool] = {}
+
+
+def cold_cli_prime(ctx: Context) -> float | None | object:
+    """A whole `--prime` process, as the UserPromptSubmit hook pays it on every prompt."""
+    if QUICK["on"] and ctx.size != 400:
+        return SKIP
+    if not prime_available(ctx):
+        return None
+    ctx.cold_prime_ms = cold_process(["--root", str(ctx.root), "--prime", PRIME_PROMPT])  # type: ignore
+    return ctx.cold_prime_ms  # type: ignore[attr-defined]
+
+
+def prime_over_route(ctx: Context) -> float | None | object:
+    """Cold --prime ÷ cold --route, both measured by their own rows at this size."""
+    prime_ms, route_ms = getattr(ctx, "cold_prime_ms", None), getattr(ctx, "cold_route_ms", None)
+    if QUICK["on"] and ctx.size != 400:
+        return SKIP
+    if prime_ms is None:
+        return None
+    return prime_ms / route_ms if route_ms else None
 
 
 def cold_cli_stats(ctx: Context) -> float:
@@ -241,6 +293,9 @@ ROWS: list[tuple[str, dict[int, float], Callable[[Context], float]]] = [
     ("bank_search warm (with its refresh)", {400: 5, 10_000: 60}, search_warm),
     ("  search work alone (no refresh)", {}, search_only),
     ("cold CLI --route (process)", {400: 250, 10_000: 2500}, cold_cli_route),
+    ("bank_route warm ≤ 1.5× pre-fusion (3.10 / 82.79 ms)", FUSION_TARGETS, route_against_before_fusion),
+    ("cold CLI --prime (process)", {400: 250}, cold_cli_prime),
+    ("  cold --prime ÷ cold --route", {400: 1.5}, prime_over_route),
     ("bank_validate warm", {400: 20, 10_000: 500}, validate_warm),
     ("cold CLI --stats (process)", {}, cold_cli_stats),  # not a §18 row: skipped by --quick
     ("bank_drift, 200 anchors, 20k commits", {400: 300}, drift_20k),
@@ -249,7 +304,7 @@ ROWS: list[tuple[str, dict[int, float], Callable[[Context], float]]] = [
     ("MCP round trip bank_route (stdio)", {400: 10, 10_000: 60}, mcp_route_round_trip),
     ("server RSS after 200 mixed calls (MB)", {400: 90, 10_000: 300}, server_rss),
 ]
-UNITS = {"server RSS after 200 mixed calls (MB)": "MB"}
+UNITS = {"server RSS after 200 mixed calls (MB)": "MB", "  cold --prime ÷ cold --route": "×"}
 
 
 def main() -> None:
@@ -260,15 +315,20 @@ def main() -> None:
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else ([400, 2000] if args.quick
                                                                          else [400, 2000, 10_000, 50_000])
+    QUICK["on"] = args.quick
     rows = [row for row in ROWS if not (args.quick and row[2] is cold_cli_stats)]
-    results: dict[str, dict[int, float]] = {name: {} for name, _, _ in rows}
+    results: dict[str, dict[int, float | None]] = {name: {} for name, _, _ in rows}
     for size in sizes:
         ctx = Context(size)
         try:
             for name, _, fn in rows:
                 began = time.perf_counter()
-                results[name][size] = fn(ctx)
-                print(f"  {size:>6,} docs  {name}: {results[name][size]:.2f}"
+                value = fn(ctx)
+                if value is SKIP:
+                    continue
+                results[name][size] = value  # type: ignore[assignment]
+                shown = "n/a (not available)" if value is None else f"{value:.2f}"
+                print(f"  {size:>6,} docs  {name}: {shown}"
                       f"  ({time.perf_counter() - began:.1f} s)", file=sys.stderr, flush=True)
         finally:
             if getattr(ctx, "served", None) is not None:
@@ -278,7 +338,13 @@ def main() -> None:
         Path(args.json).write_text(json.dumps({"sizes": sizes, "results": results}, indent=1))
 
 
-def table(results: dict[str, dict[int, float]], sizes: list[int], rows: list | None = None) -> str:
+def _shown(value: float | None, unit: str) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:.2f} {unit}" if value < 100 else f"{value:.0f} {unit}"
+
+
+def table(results: dict[str, dict[int, float | None]], sizes: list[int], rows: list | None = None) -> str:
     steps = {round(b / a, 2) for a, b in zip(sizes, sizes[1:])}
     growth_head = f"growth per ×{steps.pop():g} docs" if len(steps) == 1 else "growth between sizes"
     header = ["measure"] + [f"{s:,} docs" for s in sizes] + ["target", growth_head, "status"]
@@ -286,13 +352,14 @@ def table(results: dict[str, dict[int, float]], sizes: list[int], rows: list | N
     for name, targets, _ in rows or ROWS:
         values = results[name]
         unit = UNITS.get(name, "ms")
-        cells = [name] + [f"{values[s]:.2f} {unit}" if values[s] < 100 else f"{values[s]:.0f} {unit}" for s in sizes]
+        cells = [name] + [_shown(values[s], unit) if s in values else "—" for s in sizes]
         target = " / ".join(f"≤ {t:g} {unit} @{s:,}" for s, t in targets.items()) or "—"
         # one factor per step, so a superlinear stretch shows where it happens
-        growth = " ".join(f"×{values[b] / values[a]:.1f}" if values[a] > 0 else "—"
+        growth = " ".join(f"×{values[b] / values[a]:.1f}" if values.get(a) and values.get(b) is not None else "—"
                           for a, b in zip(sizes, sizes[1:])) or "—"
-        checks = [values[s] <= t for s, t in targets.items() if s in values]
-        status = "—" if not checks else ("ok" if all(checks) else "MISS")
+        checks = [values[s] <= t for s, t in targets.items() if values.get(s) is not None]
+        absent = any(s in values and values[s] is None for s in targets)
+        status = "not available" if absent else ("—" if not checks else ("ok" if all(checks) else "MISS"))
         lines_of.append(cells + [target, growth, status])
     widths = [max(len(r[i]) for r in lines_of) for i in range(len(header))]
     lines = ["| " + " | ".join(c.ljust(widths[i]) for i, c in enumerate(r)) + " |" for r in lines_of]

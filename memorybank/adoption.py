@@ -20,6 +20,17 @@ path belongs to the bank when it resolves (against the record's `cwd` and any `c
 command) inside the bank folder, or when it contains the bank's project-relative path as whole
 segments (`…/memory_bank/…`), so transcripts from another checkout still count. Lines that are not
 JSON objects, and tool calls without a name or an input object, are skipped and counted.
+
+Primed prompts (issue 14): the prime hook's injection — a line starting `memorybank: likely relevant`
+followed by `- <path> § <section> — <title> (<why>)` lines — is found wherever Claude Code records a
+UserPromptSubmit hook's output: an `attachment` record (`attachment.type` `hook_additional_context`
+with `content` as a list of strings, or `hook_success` with `stdout`/`content`), or, in older
+versions, the text of a user or system record. One injection counts once: a second record with the
+same text before the agent answers is the same prompt (success + additional-context pair), and a
+record whose `uuid` was seen is a resumed copy. A primed prompt counts as read when, before the next
+real user prompt (or the next injection) in its session, a tool call reads one of its pointed paths:
+`bank_read` naming it (`path`, `paths`, or `items[].path`) through the server, or `Read`/`Grep`/
+`Glob`/`LS` on it, or a Bash reader whose words name it, around the server.
 """
 
 from __future__ import annotations
@@ -55,6 +66,8 @@ SEPARATORS = frozenset({";", "&&", "||", "|", "&", "|&", "(", ")", ";;"})
 REDIRECT_OUT = frozenset({">", ">>", ">|", "&>", "&>>"})
 REDIRECT_SKIP = frozenset({">&", "<&", "<<", "<<<", "<<-"})
 HEREDOC = re.compile(r"<<-?\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\1")
+PRIME_HEADER = "memorybank: likely relevant"  # line 1 of memorybank.prime's injection text
+PRIME_LINE = re.compile(r"^- (.+?)(?: § .*?)?(?: — .*)?$")
 
 
 class BankPaths:
@@ -241,12 +254,108 @@ def _empty() -> dict[str, int]:
     return dict.fromkeys(COUNTERS, 0)
 
 
+def _texts(value: Any) -> Iterator[str]:
+    """Strings inside a record field: a string, a list of strings, or a list of text items."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, str):
+                yield item
+            elif isinstance(item, dict) and isinstance(item.get("text"), str):
+                yield item["text"]
+
+
+def injection(record: dict[str, Any]) -> str | None:
+    """The prime injection text a record carries (from its header line on), else None."""
+    if record.get("type") == "attachment" and isinstance(record.get("attachment"), dict):
+        att = record["attachment"]
+        fields = [att.get("content"), att.get("stdout")]
+    elif record.get("type") in ("user", "system"):
+        message = record.get("message")
+        fields = [message.get("content") if isinstance(message, dict) else None, record.get("content")]
+    else:
+        return None
+    for field in fields:
+        text = "\n".join(_texts(field))
+        at = text.find(PRIME_HEADER)
+        if at >= 0:
+            return text[at:].strip()
+    return None
+
+
+def pointed_paths(text: str) -> set[str]:
+    """The bank paths an injection points at (its `- <path> § … — …` lines)."""
+    paths = set()
+    for line in text.splitlines()[1:]:
+        found = PRIME_LINE.match(line.strip())
+        if found:
+            paths.add(found.group(1).strip().removeprefix("./"))
+    return paths
+
+
+def _real_prompt(record: dict[str, Any]) -> bool:
+    """A prompt the user typed: a user record, not meta, with text and no tool result."""
+    if record.get("type") != "user" or record.get("isMeta") or record.get("isCompactSummary"):
+        return False
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else record.get("content")
+    if isinstance(content, str):
+        return bool(content.strip())
+    return isinstance(content, list) and not any(
+        isinstance(i, dict) and i.get("type") == "tool_result" for i in content) and any(_texts(content))
+
+
+class _Primed:
+    """One primed prompt's window: what it pointed at and how it was read."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.paths = pointed_paths(text)
+        self.started = False  # the agent has answered since the injection
+        self.via: set[str] = set()
+
+
+def _names_doc(raw: Any, cwd: str | None, bank: BankPaths, paths: set[str]) -> bool:
+    if not isinstance(raw, str) or not raw.strip() or "://" in raw:
+        return False
+    full = posixpath.normpath(posixpath.join(cwd, raw.strip()) if cwd else raw.strip())
+    for path in paths:
+        if full == posixpath.join(bank.root, path):
+            return True
+        if bank.segments and full.endswith("/" + "/".join((*bank.segments, path))):
+            return True
+    return False
+
+
+def reads_pointed(name: str, params: dict[str, Any], cwd: str | None, bank: BankPaths,
+                  paths: set[str]) -> str | None:
+    """`"server"` or `"around"` when this tool call reads one of `paths` (bank-relative), else None."""
+    tool = _tool_name(name)
+    if tool == "bank_read":
+        named = [params.get("path"), *(params.get("paths") if isinstance(params.get("paths"), list) else [])]
+        items = params.get("items") if isinstance(params.get("items"), list) else []
+        named += [i.get("path") if isinstance(i, dict) else i for i in items]
+        return "server" if any(isinstance(n, str) and n.removeprefix("./") in paths for n in named) else None
+    if tool in READ_TOOLS:
+        return "around" if any(_names_doc(params.get(k), cwd, bank, paths) for k in READ_TOOLS[tool]) else None
+    if tool == "Bash" and isinstance(params.get("command"), str):
+        command = params["command"]
+        if not bash_effects(command, cwd, bank)[0]:
+            return None
+        words = [w for line in _strip_heredocs(command[:COMMAND_LIMIT]) for w in _tokens(line)]
+        return "around" if any(_names_doc(w, cwd, bank, paths) for w in words) else None
+    return None
+
+
 def adoption(root: str | os.PathLike[str], files: Iterable[str | os.PathLike[str]],
              project: str | os.PathLike[str] | None = None) -> dict[str, Any]:
     """Count reads and writes through and around the server in Claude Code transcripts.
 
     Result: `{bank, files, sessions: [{session, <counters>}], total: {sessions, <counters>}, by_tool,
-    skipped: {lines, invalid_json, not_object, unknown_shape, bad_tool_use}, duplicates}`. Sessions are in
+    primed: {prompts, read, through_server, around_server}, skipped: {lines, invalid_json, not_object,
+    unknown_shape, bad_tool_use}, duplicates}`; `primed.read` counts primed prompts after which a
+    pointed document was read (`through_server` / `around_server` say how; one prompt may be both). Sessions are in
     order of first appearance; `by_tool` counts counted calls by tool name (prefix removed), sorted.
     Missing or unreadable files are refused before anything is counted.
     """
@@ -262,6 +371,16 @@ def adoption(root: str | os.PathLike[str], files: Iterable[str | os.PathLike[str
     skipped = {"lines": 0, "invalid_json": 0, "not_object": 0, "unknown_shape": 0, "bad_tool_use": 0}
     seen: set[str] = set()
     duplicates = 0
+    windows: dict[str, _Primed | None] = {}
+    primed = {"prompts": 0, "read": 0, "through_server": 0, "around_server": 0}
+    seen_records: set[str] = set()
+
+    def close(session: str) -> None:
+        window = windows.pop(session, None)
+        if window is not None:
+            primed["read"] += bool(window.via)
+            primed["through_server"] += "server" in window.via
+            primed["around_server"] += "around" in window.via
 
     def skip(reason: str) -> None:
         skipped[reason] += 1
@@ -285,6 +404,24 @@ def adoption(root: str | os.PathLike[str], files: Iterable[str | os.PathLike[str
                 if isinstance(sid, str) and sid:
                     current = sid
                     sessions.setdefault(current, _empty())
+                uuid = record.get("uuid")
+                resumed = isinstance(uuid, str) and uuid in seen_records
+                if isinstance(uuid, str):
+                    seen_records.add(uuid)
+                text = None if resumed else injection(record)
+                window = windows.get(current)
+                if text is not None:
+                    if window is None or window.started or window.text != text:
+                        close(current)
+                        windows[current] = _Primed(text)
+                        primed["prompts"] += 1
+                    continue
+                if window is not None and not resumed:
+                    if record.get("type") == "assistant":
+                        window.started = True
+                    elif window.started and _real_prompt(record):
+                        close(current)
+                        window = None
                 items = _tool_uses(record)
                 if items is None:
                     skip("unknown_shape")
@@ -301,6 +438,10 @@ def adoption(root: str | os.PathLike[str], files: Iterable[str | os.PathLike[str
                             duplicates += 1
                             continue
                         seen.add(call_id)
+                    if window is not None and window.paths:
+                        how = reads_pointed(name, params, cwd, bank, window.paths)
+                        if how:
+                            window.via.add(how)
                     hits = classify(name, params, cwd, bank)
                     if not hits:
                         continue
@@ -309,13 +450,16 @@ def adoption(root: str | os.PathLike[str], files: Iterable[str | os.PathLike[str
                         counts[hit] += 1
                     tool = _tool_name(name)
                     by_tool[tool] = by_tool.get(tool, 0) + 1
+    for session in list(windows):
+        close(session)
     total: dict[str, int] = {"sessions": len(sessions), **_empty()}
     for counts in sessions.values():
         for key in COUNTERS:
             total[key] += counts[key]
     return {"bank": str(root), "files": len(paths),
             "sessions": [{"session": sid, **counts} for sid, counts in sessions.items()],
-            "total": total, "by_tool": dict(sorted(by_tool.items())), "skipped": skipped, "duplicates": duplicates}
+            "total": total, "by_tool": dict(sorted(by_tool.items())), "primed": primed, "skipped": skipped,
+            "duplicates": duplicates}
 
 
 def transcripts_dir(project: str | os.PathLike[str]) -> Path:

@@ -1,5 +1,6 @@
-"""One-command wiring (§13.2): the server in `.mcp.json`, the Stop hook in `.claude/settings.json`, and the
-usage paragraph in CLAUDE.md.
+"""One-command wiring (§13.2): the server in `.mcp.json`, the hooks in `.claude/settings.json` (Stop:
+`mcp-memorybank-hook`; UserPromptSubmit: `… prime`; SessionStart: `… session-start`), and the usage
+paragraph in CLAUDE.md.
 
 Every file is planned first and written only when all plans succeeded, so a refusal (a file that is
 not valid JSON, a CLAUDE.md with broken markers, a file where a folder belongs) writes nothing; the
@@ -16,10 +17,13 @@ Choices the spec leaves open:
 - An existing server entry that already runs `mcp-memorybank` on this bank, under any name, counts
   as installed. An entry named `memorybank` that differs is kept as it is, with a warning (it may
   be deliberately customised); delete it and re-run to replace it.
-- A Stop hook counts as installed when its command runs `mcp-memorybank-hook` on this bank, read
+- Each of the three hooks counts as installed when its event holds a command running
+  `mcp-memorybank-hook` with that event's subcommand (none for Stop) on this bank, read
   the way the hook will (its `--root`, else a leading `MEMORYBANK_ROOT=…`, resolved against the
   project, where Claude Code runs hooks; without either it finds `memory_bank/` at the project
-  top). A hook for another bank is kept and ours is added beside it. The hook gets
+  top). A hook for another bank is kept and ours is added beside it; a missing event is added
+  without touching the ones present. Entries carry no `matcher` (UserPromptSubmit has none;
+  SessionStart without one answers startup, resume, clear and compact alike). The hooks get
   `--root <bank>` only when it could not find the bank by itself, i.e. unless the bank is a folder
   named `memory_bank` at the project top (the hook looks in its working folder and upward).
 - "Offer the usage paragraph" means: write it. The paragraph multiplied routing eightfold in the
@@ -37,6 +41,8 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,7 +51,7 @@ from . import jsonedit
 from .atomic import ReplaceFailed, replace_files
 from .blocks import BEGIN, END, BlockShapeError, find_block
 from .errors import BankError
-from .project import bank_relpath, project_dir
+from .project import bank_relpath, git_toplevel, project_dir
 from .usage import usage_paragraph
 
 SERVER_NAME = "memorybank"
@@ -186,7 +192,23 @@ def _serves_bank(entry: Any, project: Path, bank: Path) -> bool:
     return os.path.realpath(project / root) == os.path.realpath(bank)
 
 
-def _plan_mcp(project: Path, bank: Path, root_arg: str, warnings: list[str]) -> _Plan:
+def server_command(warnings: list[str]) -> str:
+    """`mcp-memorybank` when it is on PATH, else the absolute path of the running one (with a warning)."""
+    if shutil.which(SERVER_COMMAND):
+        return SERVER_COMMAND
+    beside = Path(sys.executable).parent / SERVER_COMMAND
+    running = Path(sys.argv[0]).absolute() if os.path.basename(sys.argv[0]) == SERVER_COMMAND else None
+    found = running if running is not None and running.is_file() else beside if beside.is_file() else None
+    if found is None:
+        warnings.append(f"{SERVER_COMMAND} is not on PATH, so the agent cannot start the server; install it on PATH "
+                        "(pipx install .) or edit .mcp.json's command.")
+        return SERVER_COMMAND
+    warnings.append(f"{SERVER_COMMAND} is not on PATH; .mcp.json runs it by its absolute path {found}. Put it on "
+                    f"PATH (pipx install .) and the hooks' {HOOK_COMMAND} too, or they cannot run.")
+    return str(found)
+
+
+def _plan_mcp(project: Path, bank: Path, root_arg: str, warnings: list[str], command: str = SERVER_COMMAND) -> _Plan:
     path = project / ".mcp.json"
     plan = _Plan(".mcp.json", path, path.exists())
     doc = _JsonFile(_read_text(path, plan.rel), plan.rel)
@@ -200,7 +222,7 @@ def _plan_mcp(project: Path, bank: Path, root_arg: str, warnings: list[str]) -> 
                         f"({_compact(servers[SERVER_NAME])}); kept as it is. Delete it and re-run to replace it.")
         plan.note = f"mcpServers.{SERVER_NAME} kept (differs)"
         return plan
-    entry = {"command": SERVER_COMMAND, "args": ["--root", root_arg]}
+    entry = {"command": command, "args": ["--root", root_arg]}
     if "mcpServers" in doc.data:
         doc.insert(("mcpServers",), entry, SERVER_NAME)
     else:
@@ -210,19 +232,33 @@ def _plan_mcp(project: Path, bank: Path, root_arg: str, warnings: list[str]) -> 
     return plan
 
 
-def _hooks_bank(hook: Any, project: Path, bank: Path) -> bool:
-    """Whether a hook entry runs `mcp-memorybank-hook` on `bank` (a realpath); see the module doc."""
-    if not isinstance(hook, dict) or not isinstance(hook.get("command"), str):
-        return False
+def _hook_words(command: str) -> tuple[dict[str, str], list[str]]:
+    """A hook command split into its leading `NAME=value` assignments and its words."""
     try:
-        words = shlex.split(hook["command"])
+        words = shlex.split(command)
     except ValueError:
-        words = hook["command"].split()
+        words = command.split()
     env: dict[str, str] = {}
     while words and "=" in words[0] and not words[0].startswith(("=", "-", "/")):
         name, _, value = words.pop(0).partition("=")
         env[name] = value
-    if not words or os.path.basename(words[0]) != HOOK_COMMAND:
+    return env, words
+
+
+def _subcommand(args: list[str]) -> str | None:
+    """The first word that is neither an option nor the value of `--root`."""
+    for i, arg in enumerate(args):
+        if not arg.startswith("-") and not (i and args[i - 1] == "--root"):
+            return arg
+    return None
+
+
+def _hooks_bank(hook: Any, project: Path, bank: Path, subcommand: str | None = None) -> bool:
+    """Whether a hook entry runs `mcp-memorybank-hook [subcommand]` on `bank` (a realpath); see the module doc."""
+    if not isinstance(hook, dict) or not isinstance(hook.get("command"), str):
+        return False
+    env, words = _hook_words(hook["command"])
+    if not words or os.path.basename(words[0]) != HOOK_COMMAND or _subcommand(words[1:]) != subcommand:
         return False
     root = _root_arg(words[1:]) or env.get("MEMORYBANK_ROOT")
     if root is None:
@@ -232,28 +268,55 @@ def _hooks_bank(hook: Any, project: Path, bank: Path) -> bool:
     return os.path.realpath(project / root) == str(bank)
 
 
-def _plan_settings(project: Path, hook_command: str, bank: Path) -> _Plan:
+# Claude Code event → the hook subcommand that answers it (None: the bare command, the Stop hook).
+HOOK_EVENTS: tuple[tuple[str, str | None], ...] = (("Stop", None), ("UserPromptSubmit", "prime"),
+                                                   ("SessionStart", "session-start"))
+
+
+def hook_command_for(root_arg: str | None, subcommand: str | None) -> str:
+    """The settings.json command for one event: `mcp-memorybank-hook [sub] [--root BANK]`."""
+    words = [HOOK_COMMAND, *([subcommand] if subcommand else []), *(["--root", shlex.quote(root_arg)] if root_arg
+                                                                     else [])]
+    return " ".join(words)
+
+
+def _plan_settings(project: Path, root_arg: str | None, bank: Path) -> _Plan:
     path = project / ".claude" / "settings.json"
     plan = _Plan(".claude/settings.json", path, path.exists())
     doc = _JsonFile(_read_text(path, plan.rel), plan.rel)
-    stop = doc.get(("hooks", "Stop"), list)
     real_bank = Path(os.path.realpath(bank))
-    for group in stop or ():
-        inner = group.get("hooks") if isinstance(group, dict) else None
-        if _hooks_bank(group, project, real_bank) or (
-                isinstance(inner, list) and any(_hooks_bank(h, project, real_bank) for h in inner)):
-            plan.note = "Stop hook already present"
-            return plan
-    entry = {"hooks": [{"type": "command", "command": hook_command}]}
-    if stop is not None:
-        doc.insert(("hooks", "Stop"), entry)
-    elif "hooks" in doc.data:
-        doc.insert(("hooks",), [entry], "Stop")
+    missing: list[tuple[str, dict]] = []
+    present: list[str] = []
+    for event, subcommand in HOOK_EVENTS:
+        groups = doc.get(("hooks", event), list)
+        for group in groups or ():
+            inner = group.get("hooks") if isinstance(group, dict) else None
+            if _hooks_bank(group, project, real_bank, subcommand) or (
+                    isinstance(inner, list) and any(_hooks_bank(h, project, real_bank, subcommand) for h in inner)):
+                present.append(event)
+                break
+        else:
+            missing.append((event, {"hooks": [{"type": "command", "command": hook_command_for(root_arg, subcommand)}]}))
+    if present:
+        plan.note = f"{_listed(present)} hook{'s' if len(present) > 1 else ''} already present"
+    if not missing:
+        return plan
+    if "hooks" not in doc.data:
+        doc.insert((), {event: [entry] for event, entry in missing}, "hooks")
     else:
-        doc.insert((), {"Stop": [entry]}, "hooks")
-    plan.changes.append(f"+ hooks.Stop[{len(doc.data['hooks']['Stop']) - 1}] = {_compact(entry)}")
+        for event, entry in missing:
+            if event in doc.data["hooks"]:
+                doc.insert(("hooks", event), entry)
+            else:
+                doc.insert(("hooks",), [entry], event)
+    for event, entry in missing:
+        plan.changes.append(f"+ hooks.{event}[{len(doc.data['hooks'][event]) - 1}] = {_compact(entry)}")
     plan.new_text = doc.dumps()
     return plan
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def claude_md_block(bank_label: str, newline: str = "\n") -> str:
@@ -315,13 +378,27 @@ def install_hook(root: str | os.PathLike[str], project: str | os.PathLike[str] |
     rel = bank_relpath(bank, proj)
     root_arg = rel if rel == "." or rel.startswith("..") or os.path.isabs(rel) else "./" + rel.removeprefix("./")
     found_alone = bank.name == "memory_bank" and bank.parent == proj  # the hook looks upward from its cwd
-    hook_command = HOOK_COMMAND if found_alone else f"{HOOK_COMMAND} --root {shlex.quote(root_arg)}"
     warnings: list[str] = []
     for place in (".mcp.json", ".claude/settings.json", *(("CLAUDE.md", ".claude/CLAUDE.md") if claude_md else ())):
         _check_place(proj, place, bank)
-    plans = [_plan_mcp(proj, bank, root_arg, warnings), _plan_settings(proj, hook_command, bank)]
+    command = server_command(warnings)
+    if git_toplevel(proj) is None:
+        warnings.append(f"{proj} is not a git repository: the Stop hook asks only when git sees changed files, so "
+                        "it will never fire here. Run `git init` (and commit) in the project.")
+    makers = [lambda: _plan_mcp(proj, bank, root_arg, warnings, command),
+              lambda: _plan_settings(proj, None if found_alone else root_arg, bank)]
     if claude_md:
-        plans.append(_plan_claude_md(proj, rel.removeprefix("./")))
+        makers.append(lambda: _plan_claude_md(proj, rel.removeprefix("./")))
+    plans, problems = [], []
+    for make in makers:  # every file is checked, so one run reports every file that needs fixing
+        try:
+            plans.append(make())
+        except BankError as exc:
+            problems.append(exc.message)
+    if len(problems) == 1:
+        raise BankError(problems[0])
+    if problems:
+        raise BankError(f"{len(problems)} files need fixing first: " + " ".join(problems))
     if not dry_run:
         writes = {plan.path: plan.new_text.encode("utf-8") for plan in plans if plan.new_text is not None}
         try:

@@ -141,6 +141,11 @@ def adoption(result: dict[str, Any], style: Style = plain) -> str:
         out.append("; ".join(share))
     if result["by_tool"]:
         out.append("by tool: " + ", ".join(f"{k} {v}" for k, v in result["by_tool"].items()))
+    primed = result.get("primed") or {}
+    if primed.get("prompts"):
+        out.append(f"primed prompts: {primed['prompts']}; a pointed document read after {primed['read']} "
+                   f"({round(100 * primed['read'] / primed['prompts'])}%): through the server "
+                   f"{primed['through_server']}, around it {primed['around_server']}")
     sk = result["skipped"]
     if sk["lines"] or sk["bad_tool_use"]:
         reasons = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sk.items() if k != "lines" and v)
@@ -221,6 +226,11 @@ def deliver(result: dict[str, Any], style: Style = plain) -> str:
             lines.append("    dropped: " + ", ".join(f"{d['path']} ({d['reason']})" for d in entry["dropped"]))
     for item in result["withheld"]:
         lines.append(f"withheld {item['path']} ({item['kind']}, {item['reason']})")
+    if result.get("warning"):
+        lines.append(style(f"warning: {result['warning']}", fg="yellow"))
+    newly = result.get("newly_withheld") or []
+    if newly:
+        lines.append(style("now withheld, delivered at HEAD: " + ", ".join(i["path"] for i in newly), fg="red"))
     if result["mode"] == "check":
         stale = count(len(result["stale"]), "file")
         lines.append(style(f"{stale} out of date: " + ", ".join(result["stale"]), fg="red")

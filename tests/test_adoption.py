@@ -220,3 +220,83 @@ def test_a_non_markdown_file_under_a_folder_of_the_same_name_elsewhere_is_no_ban
         "s1", cwd, ("Read", {"file_path": "/usr/lib/python3/site-packages/memory_bank/x.py"}),
         ("Read", {"file_path": "/home/other/checkout/memory_bank/adr/ADR-001.md"}))])
     assert adoption(project / "memory_bank", [path])["total"]["shell_reads"] == 1
+
+
+HEADER = "memorybank: likely relevant — read with bank_read(path, section):"
+
+
+def injected(*lines: str) -> str:
+    return "\n".join([HEADER, *lines])
+
+
+def hook_records(session: str, cwd: str, parent: str, text: str) -> list[dict]:
+    """What Claude Code writes for a UserPromptSubmit hook printing `text`: a success record with its
+    stdout, then the additional-context record (content as a list of strings), chained by parentUuid."""
+    first = {"parentUuid": parent, "type": "attachment", "sessionId": session, "cwd": cwd, "uuid": f"a{next(_ids)}",
+             "timestamp": "2025-01-01T00:00:01Z",
+             "attachment": {"type": "hook_success", "hookName": "UserPromptSubmit", "hookEvent": "UserPromptSubmit",
+                            "command": "mcp-memorybank-hook prime", "exitCode": 0, "stdout": text + "\n",
+                            "stderr": "", "content": text + "\n"}}
+    second = {"parentUuid": first["uuid"], "type": "attachment", "sessionId": session, "cwd": cwd,
+              "uuid": f"a{next(_ids)}", "timestamp": "2025-01-01T00:00:01Z",
+              "attachment": {"type": "hook_additional_context", "hookName": "UserPromptSubmit",
+                             "hookEvent": "UserPromptSubmit", "content": text.split("\n")}}
+    return [first, second]
+
+
+def primed_transcripts(project: Path, tmp_path: Path) -> list[Path]:
+    cwd = str(project)
+    ask = user("p1", cwd, "how does a relaunch resume sync?")
+    first_turn = [ask, *hook_records("p1", cwd, ask["uuid"], injected(
+        "- domain/sync.md § Cold start — Sync (body: L12 \"resumes from next_batch\")",
+        "- adr/ADR-002-session.md — Session instance (purpose: session)")),
+        assistant("p1", cwd, ("mcp__memorybank__bank_read", {"path": "domain/sync.md", "section": "Cold start"}))]
+    media = user("p1", cwd, "and the media rules?")
+    records = [
+        {"type": "summary", "summary": "Sync questions", "leafUuid": "x"},
+        *first_turn,
+        # read around the server, by a shell reader in a later tool call of the same turn
+        media, *hook_records("p1", cwd, media["uuid"], injected("- domain/media.md — Media (title: media)")),
+        assistant("p1", cwd, ("Glob", {"pattern": "**/*.md"})),
+        assistant("p1", cwd, bash("sed -n 1,40p memory_bank/domain/media.md")),
+        # not primed (prime stayed silent): a read now is no pointer followed
+        user("p1", cwd, "thanks"),
+        assistant("p1", cwd, ("Read", {"file_path": f"{cwd}/memory_bank/domain/sync.md"})),
+    ]
+    release = user("p1", cwd, "how do we release?")
+    records += [
+        release, *hook_records("p1", cwd, release["uuid"], injected("- ops/release.md § Checklist — Release (x)")),
+        assistant("p1", cwd, ("Read", {"file_path": f"{cwd}/memory_bank/domain/push.md"})),
+        user("p1", cwd, "ok"),  # the next prompt closes the window: a later read of the pointer does not count
+        assistant("p1", cwd, ("bank_read", {"path": "ops/release.md"})),
+        # an older Claude Code: the hook output inside the user record itself, read with the Read tool
+        {"type": "user", "sessionId": "p2", "cwd": cwd, "uuid": f"u{next(_ids)}",
+         "message": {"role": "user", "content": [
+            {"type": "text", "text": "what about push?"},
+            {"type": "text", "text": "<user-prompt-submit-hook>" + injected("- domain/push.md — Push (title: push)")
+             + "</user-prompt-submit-hook>"}]}},
+        assistant("p2", cwd, ("Read", {"file_path": f"{cwd}/memory_bank/domain/push.md"})),
+    ]
+    resumed = [{"type": "summary", "summary": "resumed", "leafUuid": "y"}, *first_turn]  # a resume copies history
+    return [write_jsonl(tmp_path / "primed.jsonl", records), write_jsonl(tmp_path / "resumed.jsonl", resumed)]
+
+
+def test_primed_prompts_and_the_pointers_read_after_them_are_counted(project, tmp_path):
+    result = adoption(project / "memory_bank", primed_transcripts(project, tmp_path))
+    assert result["primed"] == {"prompts": 4, "read": 3, "through_server": 1, "around_server": 2}
+    assert result["duplicates"] == 1  # the resumed bank_read is one call
+
+
+def test_adoption_cli_reports_the_primed_loop(project, tmp_path):
+    files = [str(p) for p in primed_transcripts(project, tmp_path)]
+    proc = run_cli("--root", str(project / "memory_bank"), "--adoption", *files)
+    assert proc.returncode == 0, proc.stderr
+    assert "primed prompts: 4; a pointed document read after 3 (75%): through the server 1, around it 2" \
+        in proc.stdout.splitlines()
+    data = json.loads(run_cli("--root", str(project / "memory_bank"), "--adoption", *files, "--json").stdout)
+    assert data["primed"]["prompts"] == 4
+
+
+def test_a_transcript_without_priming_reports_no_primed_line(project, tmp_path):
+    proc = run_cli("--root", str(project / "memory_bank"), "--adoption", *map(str, transcripts(project, tmp_path)))
+    assert proc.returncode == 0 and "primed prompts" not in proc.stdout

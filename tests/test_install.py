@@ -1,4 +1,5 @@
-"""`--install-hook` (§13.2): merge the server and the Stop hook into a project's Claude Code files."""
+"""`--install-hook` (§13.2): merge the server and the Stop, prime and session-start hooks into a project's
+Claude Code files."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ from memorybank.usage import usage_paragraph
 
 SERVER = {"command": "mcp-memorybank", "args": ["--root", "./memory_bank"]}
 STOP = {"hooks": [{"type": "command", "command": "mcp-memorybank-hook"}]}
+PRIME = {"hooks": [{"type": "command", "command": "mcp-memorybank-hook prime"}]}
+START = {"hooks": [{"type": "command", "command": "mcp-memorybank-hook session-start"}]}
+OURS = {"Stop": [STOP], "UserPromptSubmit": [PRIME], "SessionStart": [START]}
 
 
 @pytest.fixture
@@ -32,7 +36,7 @@ def test_empty_project_gets_all_three_files(project):
     proc = run_cli("--root", str(project / "memory_bank"), "--install-hook")
     assert proc.returncode == 0, proc.stderr
     assert (project / ".mcp.json").read_text() == json.dumps({"mcpServers": {"memorybank": SERVER}}, indent=2) + "\n"
-    assert json.loads((project / ".claude" / "settings.json").read_text()) == {"hooks": {"Stop": [STOP]}}
+    assert json.loads((project / ".claude" / "settings.json").read_text()) == {"hooks": OURS}
     claude = (project / "CLAUDE.md").read_text()
     assert claude == f"{BEGIN}\n{usage_paragraph('memory_bank')}\n{END}\n"
     assert proc.stdout.splitlines() == [
@@ -41,6 +45,8 @@ def test_empty_project_gets_all_three_files(project):
         '  + mcpServers.memorybank = {"command":"mcp-memorybank","args":["--root","./memory_bank"]}',
         ".claude/settings.json: created",
         '  + hooks.Stop[0] = {"hooks":[{"type":"command","command":"mcp-memorybank-hook"}]}',
+        '  + hooks.UserPromptSubmit[0] = {"hooks":[{"type":"command","command":"mcp-memorybank-hook prime"}]}',
+        '  + hooks.SessionStart[0] = {"hooks":[{"type":"command","command":"mcp-memorybank-hook session-start"}]}',
         "CLAUDE.md: created",
         f"  + {BEGIN} usage paragraph {END} (new file)",
     ]
@@ -67,12 +73,17 @@ def test_existing_settings_with_other_hooks_get_ours_appended(project):
     settings.write_text(json.dumps(original, indent=4) + "\n")
     result = install_hook(project / "memory_bank", claude_md=False)
     data = json.loads(settings.read_text())
-    assert data == {**original, "hooks": {**original["hooks"], "Stop": [*original["hooks"]["Stop"], STOP]}}
+    assert data == {**original, "hooks": {**original["hooks"], "Stop": [*original["hooks"]["Stop"], STOP],
+                                          "UserPromptSubmit": [PRIME], "SessionStart": [START]}}
     assert list(data) == ["model", "hooks", "permissions"]
     assert settings.read_text().startswith('{\n    "model": "opus",\n    "hooks": {\n        "PreToolUse"')
     assert result["files"][1] == {"path": ".claude/settings.json", "action": "updated",
                                   "changes": ['+ hooks.Stop[1] = {"hooks":[{"type":"command",'
-                                              '"command":"mcp-memorybank-hook"}]}'], "note": ""}
+                                              '"command":"mcp-memorybank-hook"}]}',
+                                              '+ hooks.UserPromptSubmit[0] = {"hooks":[{"type":"command",'
+                                              '"command":"mcp-memorybank-hook prime"}]}',
+                                              '+ hooks.SessionStart[0] = {"hooks":[{"type":"command",'
+                                              '"command":"mcp-memorybank-hook session-start"}]}'], "note": ""}
     assert [f["path"] for f in result["files"]] == [".mcp.json", ".claude/settings.json"]
 
 
@@ -84,7 +95,7 @@ def test_settings_without_a_stop_list_and_crlf_line_endings(project):
     raw = settings.read_bytes()
     assert b"\n" not in raw.replace(b"\r\n", b"")
     assert raw.startswith(b'{\r\n  "hooks": {\r\n    "PreToolUse": [],\r\n    "Stop": [\r\n')
-    assert json.loads(raw) == {"hooks": {"PreToolUse": [], "Stop": [STOP]}}
+    assert json.loads(raw) == {"hooks": {"PreToolUse": [], **OURS}}
 
 
 def test_second_run_changes_nothing(project):
@@ -250,3 +261,64 @@ def test_a_stop_hook_naming_this_bank_counts_as_installed(project, command):
     (project / ".claude" / "settings.json").write_text(json.dumps(mine))
     result = install_hook(project / "memory_bank", claude_md=False)
     assert result["files"][1]["note"] == "Stop hook already present"
+
+
+def test_prime_and_session_start_join_a_users_hooks_through_the_cli_and_a_rerun_changes_nothing(project):
+    settings = project / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{\n\t"hooks": {\n\t\t"UserPromptSubmit": [\n\t\t\t{"hooks": [{"type": "command", '
+                        '"command": "remind-me"}]}\n\t\t],\n\t\t"SessionStart": [\n\t\t\t{"matcher": "startup", '
+                        '"hooks": [{"type": "command", "command": "cat notes.md"}]}\n\t\t],\n\t\t"Stop": [\n'
+                        '\t\t\t{"hooks": [{"type": "command", "command": "mcp-memorybank-hook"}]}\n\t\t]\n\t}\n}\n')
+    proc = run_cli("--root", str(project / "memory_bank"), "--install-hook", "--no-claude-md")
+    assert proc.returncode == 0, proc.stderr
+    text = settings.read_text()
+    assert json.loads(text)["hooks"] == {
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "remind-me"}]}, PRIME],
+        "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "cat notes.md"}]}, START],
+        "Stop": [STOP]}
+    assert '\n\t\t\t{"hooks": [{"type": "command", "command": "remind-me"}]},\n\t\t\t{\n\t\t\t\t"hooks"' in text
+    assert proc.stdout.splitlines()[3:6] == [
+        ".claude/settings.json: updated (Stop hook already present)",
+        '  + hooks.UserPromptSubmit[1] = {"hooks":[{"type":"command","command":"mcp-memorybank-hook prime"}]}',
+        '  + hooks.SessionStart[1] = {"hooks":[{"type":"command","command":"mcp-memorybank-hook session-start"}]}']
+    again = run_cli("--root", str(project / "memory_bank"), "--install-hook", "--no-claude-md")
+    assert again.returncode == 0, again.stderr
+    assert settings.read_text() == text
+    assert ".claude/settings.json: unchanged (Stop, UserPromptSubmit and SessionStart hooks already present)" \
+        in again.stdout.splitlines()
+
+
+def test_every_hook_for_a_bank_elsewhere_names_it_after_its_subcommand(tmp_path):
+    project = git_repo(tmp_path / "mono", {"docs/kb/README.md": "# KB\n"})
+    proc = run_cli("--root", str(project / "docs" / "kb"), "--install-hook", "--no-claude-md")
+    assert proc.returncode == 0, proc.stderr
+    hooks = json.loads((project / ".claude" / "settings.json").read_text())["hooks"]
+    assert {event: groups[0]["hooks"][0]["command"] for event, groups in hooks.items()} == {
+        "Stop": "mcp-memorybank-hook --root ./docs/kb",
+        "UserPromptSubmit": "mcp-memorybank-hook prime --root ./docs/kb",
+        "SessionStart": "mcp-memorybank-hook session-start --root ./docs/kb"}
+
+
+def test_a_prime_hook_for_another_bank_or_another_subcommand_does_not_count(project):
+    theirs = {"hooks": [{"type": "command", "command": "mcp-memorybank-hook prime --root ./other_bank"}]}
+    stray = {"hooks": [{"type": "command", "command": "mcp-memorybank-hook session-start"}]}
+    (project / ".claude").mkdir()
+    (project / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"UserPromptSubmit": [theirs, stray]}}))
+    install_hook(project / "memory_bank", claude_md=False)
+    assert json.loads((project / ".claude" / "settings.json").read_text())["hooks"]["UserPromptSubmit"] == [
+        theirs, stray, PRIME]
+
+
+@pytest.mark.parametrize("command", ["mcp-memorybank-hook prime --root memory_bank",
+                                     "MEMORYBANK_ROOT=./memory_bank mcp-memorybank-hook prime",
+                                     '"$CLAUDE_PROJECT_DIR"/.venv/bin/mcp-memorybank-hook --root '
+                                     '"$CLAUDE_PROJECT_DIR/memory_bank" prime'])
+def test_a_prime_hook_naming_this_bank_counts_as_installed(project, command):
+    (project / ".claude").mkdir()
+    mine = {"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": command}]}]}}
+    (project / ".claude" / "settings.json").write_text(json.dumps(mine))
+    result = install_hook(project / "memory_bank", claude_md=False)
+    data = json.loads((project / ".claude" / "settings.json").read_text())["hooks"]
+    assert data["UserPromptSubmit"] == mine["hooks"]["UserPromptSubmit"] and data["Stop"] == [STOP]
+    assert result["files"][1]["note"] == "UserPromptSubmit hook already present"

@@ -1,0 +1,205 @@
+"""Score route, search and prime on the question sets under benchmarks/relevance/ and print a table.
+
+    python benchmarks/relevance.py                     # corpora found beside the repository
+    python benchmarks/relevance.py --corpora DIR       # or the folder holding the corpus banks
+    python benchmarks/relevance.py --json out.json     # also the figures and every question's ranks
+
+Route and search: top-1, top-3 and MRR (over the first 10 results) per bank kind (governed, plain),
+per language and per question kind; a question counts as found at the rank of the first expected
+document. Prime: recall (an expected document among the injected ones) on every on-topic question,
+and silence (nothing injected) on every off-topic prompt against every bank. Prime is read from
+`memorybank.prime.prime(bank, prompt)`; until that module exists the prime rows say "not available".
+
+The sets were written from the documents before the system was run on them; see the README there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from memorybank.bank import Bank  # noqa: E402
+from memorybank.errors import BankError  # noqa: E402
+from memorybank.route import route  # noqa: E402
+from memorybank.search import search  # noqa: E402
+
+SETS = HERE / "relevance"
+OFFTOPIC = SETS / "offtopic.yaml"
+DEPTH = 10  # results asked for; MRR counts ranks up to here
+LANGS = ("en", "ru", "zh")
+KINDS = ("why", "how", "what", "literal")
+BANK_KINDS = ("governed", "plain")
+
+
+def find_corpora(start: Path = HERE) -> Path | None:
+    """The shared corpora folder: $MEMORYBANK_CORPORA, else the nearest `shared/corpora` above `start`."""
+    env = os.environ.get("MEMORYBANK_CORPORA")
+    if env:
+        return Path(env)
+    for parent in [start, *start.parents]:
+        if (parent / "shared" / "corpora").is_dir():
+            return parent / "shared" / "corpora"
+    return None
+
+
+def load_sets(folder: Path = SETS) -> list[dict]:
+    """Every bank's question set: [{bank, kind, questions: [{q, lang, kind, expect}]}], sorted by file."""
+    return [yaml.safe_load(path.read_text(encoding="utf-8"))
+            for path in sorted(folder.glob("*.yaml")) if path != folder / OFFTOPIC.name]
+
+
+def load_offtopic(folder: Path = SETS) -> list[dict]:
+    return yaml.safe_load((folder / OFFTOPIC.name).read_text(encoding="utf-8"))["prompts"]
+
+
+def rank_of(paths: Iterable[str], expect: list[str]) -> int | None:
+    """1-based rank of the first expected path among distinct result paths, or None."""
+    seen: list[str] = []
+    for path in paths:
+        if path not in seen:
+            seen.append(path)
+            if path in expect:
+                return len(seen)
+    return None
+
+
+def summary(ranks: list[int | None]) -> dict:
+    """n, top-1, top-3 and MRR of a list of ranks (None = not found in the first DEPTH)."""
+    n = len(ranks)
+    if not n:
+        return {"n": 0}
+    return {"n": n, "top1": sum(r == 1 for r in ranks) / n, "top3": sum(r is not None and r <= 3 for r in ranks) / n,
+            "mrr": sum(1 / r for r in ranks if r is not None) / n}
+
+
+def load_prime() -> Callable[[Bank, str], dict] | None:
+    """`memorybank.prime.prime` when the module exists (it lands with route fusion), else None."""
+    try:
+        from memorybank.prime import prime
+    except ImportError:
+        return None
+    return prime
+
+
+def _paths(fn: Callable[..., dict], bank: Bank, question: str) -> tuple[list[str], bool]:
+    try:
+        return [r["path"] for r in fn(bank, question, limit=DEPTH)["results"]], False
+    except BankError:
+        return [], True
+
+
+def run(corpora: Path, sets: list[dict], offtopic: list[dict],
+        prime: Callable[[Bank, str], dict] | None) -> dict:
+    """Ask every question of every bank; return per-question records plus the aggregates."""
+    records: list[dict] = []
+    silences: list[dict] = []
+    errors = 0
+    for qset in sets:
+        bank = Bank(corpora / qset["bank"])
+        for item in qset["questions"]:
+            record = {"bank": qset["bank"], "bank_kind": qset["kind"], "q": item["q"], "lang": item["lang"],
+                      "kind": item["kind"], "expect": item["expect"]}
+            for name, fn in (("route", route), ("search", search)):
+                paths, failed = _paths(fn, bank, item["q"])
+                errors += failed
+                record[name] = rank_of(paths, item["expect"])
+            if prime is not None:
+                injected = [d["path"] for d in _primed(prime, bank, item["q"])]
+                record["prime"] = any(p in item["expect"] for p in injected)
+            records.append(record)
+        if prime is not None:
+            for prompt in offtopic:
+                silences.append({"bank": qset["bank"], "q": prompt["q"], "lang": prompt["lang"],
+                                 "silent": not _primed(prime, bank, prompt["q"])})
+    return {"records": records, "offtopic": silences, "errors": errors, "prime": prime is not None,
+            "aggregates": aggregate(records, silences, prime is not None)}
+
+
+def _primed(prime: Callable[[Bank, str], dict], bank: Bank, prompt: str) -> list[dict]:
+    try:
+        return prime(bank, prompt)["documents"]
+    except BankError:
+        return []
+
+
+def aggregate(records: list[dict], silences: list[dict], primed: bool) -> dict:
+    """Summaries keyed "capability/bank kind/group" where group is all, a language or a question kind."""
+    out: dict[str, dict] = {}
+    for cap in ("route", "search"):
+        for bank_kind in (*BANK_KINDS, "all"):
+            mine = [r for r in records if bank_kind in ("all", r["bank_kind"])]
+            out[f"{cap}/{bank_kind}/all"] = summary([r[cap] for r in mine])
+            for lang in LANGS:
+                out[f"{cap}/{bank_kind}/{lang}"] = summary([r[cap] for r in mine if r["lang"] == lang])
+            for kind in KINDS:
+                out[f"{cap}/{bank_kind}/{kind}"] = summary([r[cap] for r in mine if r["kind"] == kind])
+    if primed:
+        for bank_kind in (*BANK_KINDS, "all"):
+            mine = [r for r in records if bank_kind in ("all", r["bank_kind"])]
+            out[f"prime/{bank_kind}/recall"] = {"n": len(mine), "rate": sum(r["prime"] for r in mine) / len(mine)}
+        for lang in (*LANGS, "all"):
+            mine = [s for s in silences if lang in ("all", s["lang"])]
+            out[f"prime/offtopic/{lang}"] = {"n": len(mine), "rate": sum(s["silent"] for s in mine) / len(mine)}
+    return out
+
+
+def _cell(stats: dict, key: str) -> str:
+    return f"{stats[key]:.2f}" if stats.get("n") else "—"
+
+
+def table(result: dict) -> str:
+    """Markdown: route and search per bank kind × language and × question kind, then prime."""
+    agg = result["aggregates"]
+    groups = (*LANGS, *KINDS, "all")
+    lines = ["| capability | banks | measure | " + " | ".join(groups) + " |",
+             "|---|---|---|" + "---|" * len(groups)]
+    for cap in ("route", "search"):
+        for bank_kind in (*BANK_KINDS, "all"):
+            for key, label in (("top1", "top-1"), ("top3", "top-3"), ("mrr", "MRR")):
+                cells = [_cell(agg[f"{cap}/{bank_kind}/{g}"], key) for g in groups]
+                lines.append(f"| {cap} | {bank_kind} | {label} | " + " | ".join(cells) + " |")
+    sizes = ["n"] + [str(agg[f"route/all/{g}"]["n"]) for g in groups]
+    lines.append("| questions | all | " + " | ".join(sizes) + " |")
+    if not result["prime"]:
+        lines.append("\nprime: not available (memorybank.prime is not on this branch yet)")
+    else:
+        recall = " · ".join(f"{k} {agg[f'prime/{k}/recall']['rate']:.2f}" for k in (*BANK_KINDS, "all"))
+        silent = " · ".join(f"{k} {agg[f'prime/offtopic/{k}']['rate']:.2f}" for k in (*LANGS, "all"))
+        lines.append(f"\nprime recall on on-topic questions: {recall}")
+        lines.append(f"prime silence on off-topic prompts ({agg['prime/offtopic/all']['n']} prompt × bank): {silent}")
+    if result["errors"]:
+        lines.append(f"\n{result['errors']} question(s) refused (counted as not found)")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpora", type=Path, help="folder holding the corpus banks (default: shared/corpora)")
+    parser.add_argument("--json", metavar="FILE", help="also write aggregates and every question's ranks as JSON")
+    args = parser.parse_args()
+    corpora = args.corpora or find_corpora()
+    if corpora is None or not corpora.is_dir():
+        print("relevance: no corpora folder; pass --corpora DIR or set MEMORYBANK_CORPORA", file=sys.stderr)
+        return 2
+    began = time.perf_counter()
+    result = run(corpora, load_sets(), load_offtopic(), load_prime())
+    print(table(result))
+    print(f"\n({len(result['records'])} questions over {len(load_sets())} banks "
+          f"in {time.perf_counter() - began:.1f} s)", file=sys.stderr)
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=1, ensure_ascii=False), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
