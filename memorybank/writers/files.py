@@ -36,13 +36,13 @@ from ..confined import (
     version_of,
 )
 from ..errors import BankError
+from ..limits import INPUT_LIMIT
 
 LOCK_NAME = ".memorybank.lock"
 JOURNAL_NAME = ".memorybank-journal"  # hidden like the temps; exists only while a multi-file commit runs
 SET_ASIDE_NAME = ".memorybank-journal.set-aside"  # a journal recovery refused to trust (hidden: never indexed)
 JOURNAL_VERSION = 2
 STALE_SECONDS = 3600
-INPUT_LIMIT = 1 << 20  # body_file / content_file cap (§16)
 _BOM = b"\xef\xbb\xbf"
 
 
