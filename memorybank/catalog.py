@@ -62,15 +62,16 @@ class Param:
         return self.flag if self.flag is not None else self.name
 
     def json_schema(self) -> dict[str, Any]:
+        said = {"description": self.help} if self.help else {}
         if self.schema is not None:
-            return {"description": self.help, **self.schema}
+            return {**said, **self.schema}
         if self.type == "array":
-            return {"type": "array", "items": {"type": "string"}, **({"description": self.help} if self.help else {})}
-        out: dict[str, Any] = {"type": self.type, "description": self.help} if self.help else {"type": self.type}
+            return {"type": "array", "items": {"type": "string"}, **said}
+        out: dict[str, Any] = {"type": self.type, **said}
         if self.enum:
             out["enum"] = list(self.enum)
         shown = self.implied if self.implied is not NO_DEFAULT else self.default
-        if shown is not NO_DEFAULT and shown is not None:
+        if shown is not NO_DEFAULT and shown is not None and shown is not False:  # an absent boolean is false
             out["default"] = shown
         if self.minimum is not None:
             out["minimum"] = self.minimum
@@ -142,18 +143,21 @@ def _a(name: str, help: str, **kw: Any) -> Param:
     return Param(name, "array", help, **kw)
 
 
-def _path(help: str = "In the bank.", **kw: Any) -> Param:
+def _path(help: str = "Bank path.", **kw: Any) -> Param:
     """The document an action works on."""
-    return _s("path", help, required=True, arg=True, cli_help="Path in the bank." if help == "In the bank." else help,
+    return _s("path", help, required=True, arg=True, cli_help="Path in the bank." if help == "Bank path." else help,
               **kw)
 
 
-DRY = _b("dry_run", "No writes.", cli_help="Run every check, write nothing, print what would change.")
-# Parameters every change/create writer takes beyond dry_run, one line each, e.g. issue 13's
-# `_s("base_version", "Version read; refused if the file changed since.", default=None)`.
-BASE: tuple[Param, ...] = ()
-FILTERS = (_s("doc_kind", "Only this doc_kind.", cli="kind", flag="kind"), _s("layer", "Only this layer."),
-           _s("status", "Only this status."))
+DRY = _b("dry_run", "No write.", cli_help="Run every check, write nothing, print what would change.")
+# The parameters every writer of an existing document takes beyond dry_run: issue 13's conditional
+# write (the `version` bank_read returned; refused when the file changed since).
+VER = _s("base_version", "If-Match.", default=None, metavar="VERSION",
+         cli_help="Refuse unless the document is still this version (`version` in read --json).")
+BASE: tuple[Param, ...] = (VER,)
+BASE_CLI: tuple[Param, ...] = (Param(**{**VER.__dict__, "mcp": False}),)  # where the token budget has no room
+FILTERS = (_s("doc_kind", "Filter.", cli="kind", flag="kind", cli_help="Only this doc_kind."),
+           _s("layer", "Filter.", cli_help="Only this layer."), _s("status", "Filter.", cli_help="Only this status."))
 ROOT_FOLDER = _s("project", "Project folder.", mcp=False, cli_help="The project folder (default: the git top-level "
                  "containing the bank, else its parent).")
 SERVE_PARAMS = (Param("off_paths", "array", "Serve nothing for banks under PATH (repeatable).", mcp=False,
@@ -168,44 +172,46 @@ _READ_PATH = {"anyOf": [{"type": "string"},
 
 ACTIONS: tuple[Action, ...] = (
     Action("route", "route:route",
-           "Rank documents for a question by metadata (never bodies). Call before opening bank files; "
+           "Rank documents by metadata and body text. Call before opening bank files; "
            "ask as the user asked, any language.",
            (_s("question", "As asked.", required=True, arg=True, metavar="QUESTION", flag=""),
             _i("limit", "Max results.", 5, 1, 25), *FILTERS),
            group="find", read_only=True, example='route "how are refunds approved?"', flag="route",
-           cli_help="Rank documents by metadata for a question."),
+           cli_help="Rank documents by metadata and body text for a question."),
     Action("search", "search:search",
-           "Full-text search of bodies for a literal (identifier, error text). Returns path, line, excerpt.",
+           "Search bodies for a literal (identifier, error text); gives path, line, excerpt.",
            (_s("query", "Literal or words.", required=True, arg=True, metavar="QUERY", flag=""),
             _i("limit", "Max results.", 10, 1, 50), *FILTERS),
            group="find", read_only=True, example="search INVOICE_LOCKED", flag="search",
            cli_help="Find where words or literals occur in bodies."),
     Action("read", "read:read",
-           "Read a body, one ## section or a line range; a list reads a batch within 40,000 bytes.",
+           "Read a body, one ## section or a line range; a list reads a batch (≤40,000 bytes). "
+           "Its version: writers' base_version.",
            (Param("path", "array", "Path, or list of paths / {path, section}.", required=True, schema=_READ_PATH,
                   arg=True, metavar="PATH...", flag=""),
             _s("section", "One ## section (name or part).", cli_help="One `##` section (name or part)."),
-            _s("lines", "Range, e.g. 40-80.", metavar="A-B", flag="line_range"),
+            _s("lines", "e.g. 40-80.", metavar="A-B", flag="line_range"),
             _i("max_bytes", "Batch byte budget.", None, 1, 40000, implied=40000)),
            group="find", read_only=True, example="read domain/billing.md --section refunds", flag="read",
            cli_help="Read documents, one section or a line range (a batch within 40,000 bytes)."),
     Action("graph", "graph:graph",
-           "Walk derived_from: up (what it rests on), down (what depends on it) or both.",
+           "Walk derived_from: up (what it rests on), down (what rests on it) or both.",
            (_path(flag=""), _s("direction", "Walk direction.", enum=("up", "down", "both"), default="down"),
             _i("depth", "Hops.", 2, 1, 6), _i("limit", "Max nodes.", 60, 1, 500),
-            _b("neighbours", "Read external targets' headers.", True, flag=""),
+            _b("neighbours", "Read external headers.", True, flag=""),
             _s("format", "Output format.", enum=("text", "mermaid", "dot"), default="text", mcp=False,
                render=True, flag="graph_format")),
            group="find", read_only=True, example="graph adr/ADR-001.md --direction up --format mermaid",
            flag="graph", cli_help="Walk derived_from from one document."),
-    Action("changed", "changed:changed", "Documents added, modified, renamed or deleted since a git ref or ISO date.",
+    Action("changed", "changed:changed", "Documents added, modified, renamed or deleted since a ref or date.",
            (_s("since", "Git ref or ISO date.", required=True, arg=True, metavar="REF|DATE", flag=""),),
            group="find", read_only=True, example="changed HEAD~10", flag="changed",
            cli_help="Documents changed since a git ref or ISO date."),
     Action("validate", "validate:validate_for_agents",
-           "Check the bank against its dna/ rules; each finding names the fix (≤100 listed).",
-           (_s("scope", "Only this folder."), _s("severity", "Only this severity.", enum=("error", "warning")),
-            _s("rule", "Only this rule."),
+           "Check the bank against its dna/ rules; each finding names its fix (≤100).",
+           (_s("scope", "Only this folder."),
+            _s("severity", "Filter.", enum=("error", "warning"), cli_help="Only this severity."),
+            _s("rule", "Filter.", cli_help="Only this rule."),
             _b("summary", "Print only the summary.", mcp=False, render=True)),
            group="check", read_only=True, cli_target="validate:validate", example="validate --severity error",
            flag="validate", cli_help="Check the bank; exit 1 when errors exist."),
@@ -213,85 +219,91 @@ ACTIONS: tuple[Action, ...] = (
            "Documents whose anchored code changed after them (git); with files, documents covering them.",
            (_i("threshold_days", "Lag tolerated.", 90, 0, 36500,
                cli_help="Days the code may be ahead of its document."),
-            _s("scope", "Only this folder."), _a("files", "Repo-relative code files.", arg=True, metavar="[FILES]..."),
+            _s("scope", "Only this folder."), _a("files", "Repo-relative files.", arg=True, metavar="[FILES]..."),
             _s("changed_since", "The documents covering files changed since REF (plus untracked).", mcp=False,
                metavar="REF"),
             _b("check", "Exit 1 when a document drifted or lost an anchor.", mcp=False, render=True)),
            group="check", read_only=True, example="drift --changed-since main", flag="drift",
            cli_help="Documents whose anchored code moved on (git); with FILES, the documents covering them."),
     Action("guard", "guard:guard",
-           "Check changed code against the rules' guards; violations carry the rule's do/don't.",
+           "Check changed code against rule guards; violations carry the rule's do/don't.",
            (_a("files", "Repo-relative files.", arg=True, metavar="[FILES]..."),
             _b("staged", "Only staged files.", cli_help="Only staged files (for pre-commit)."),
             _b("changed_lines", "Only changed lines.", cli_help="Only added or changed lines (legacy code).")),
            group="check", read_only=True, example="guard --staged", flag="guard",
            cli_help="Check FILES (default: git's changed files) against the rules' guards; exit 1 on errors."),
-    Action("edit", "writers:edit", "Replace exactly one occurrence of text in a document body.",
-           (_path(), _s("find", "Exact text, unique in the body.", required=True),
-            _s("replace", "New text.", required=True), _s("section", "Within this ## section."), DRY, *BASE),
+    Action("edit", "writers:edit", "Replace one exact occurrence of text in a body.",
+           (_path(), _s("find", "Exact text, unique.", required=True),
+            _s("replace", "New text.", required=True), _s("section", "Within this section."), DRY, *BASE),
            group="change", example='edit domain/billing.md --find "30 days" --replace "14 days"'),
-    Action("update_section", "writers:update_section", "Replace or append the content of one existing ## section.",
-           (_path(), _s("section", "Section name.", required=True, arg=True),
-            _s("content", "Content without the heading."), _s("content_file", "Or read it from this file."),
-            _s("mode", "Replace or append.", enum=("replace", "append"), default="replace"), DRY, *BASE),
+    Action("update_section", "writers:update_section", "Replace or append to one ## section's content.",
+           (_path(), _s("section", "Its name.", required=True, arg=True),
+            _s("content", "Without the heading."), _s("content_file", "Or a file."),
+            _s("mode", "Mode.", enum=("replace", "append"), default="replace"), DRY, *BASE),
            group="change", example="update-section domain/billing.md Refunds --content-file new.md"),
-    Action("set_status", "writers:set_status", "Move a document to another lifecycle status, running the gates.",
+    Action("set_status", "writers:set_status", "Change lifecycle status, running its gates.",
            (_path(), _s("status", "New status.", required=True, arg=True),
-            _b("release_canonical", "Archiving: drop its canonical_for."), DRY, *BASE),
+            _b("release_canonical", "Archiving: drop canonical_for."), DRY, *BASE),
            group="change", example="set-status adr/ADR-002.md active"),
     Action("set_field", "writers:set_field",
            "Set one scalar frontmatter field (not status, kinds, lists); indexes follow title/purpose.",
            (_path(), _s("field", "Field name.", required=True, arg=True),
             _s("value", "One line.", required=True, arg=True), DRY, *BASE),
            group="change", example='set-field domain/billing.md purpose "Read before changing invoices."'),
-    Action("set_list", "writers:set_list", "Add or remove items of a governed list field, with the create gates.",
+    Action("set_list", "writers:set_list", "Add/remove governed list items, with the create gates.",
            (_path(), _s("field", "List field.", required=True, arg=True,
                         enum=("derived_from", "canonical_for", "must_not_define", "anchors")),
             _a("add", "Items to add."), _a("remove", "Items to remove."), DRY, *BASE),
            group="change", example="set-list domain/tax.md derived_from --add domain/billing.md"),
     Action("review", "writers:review",
            "Stamp reviewed: today once checked against its code; clears drift.",
-           (_path(flag=""), DRY, *BASE), group="change", example="review domain/tax.md", flag="review",
+           (_path(flag=""), DRY, *BASE_CLI), group="change", example="review domain/tax.md", flag="review",
            cli_help="Stamp `reviewed: today` on a document checked against its code (clears its drift)."),
     Action("move", "writers:move",
            "Rename a document; links and edges to it follow.",
-           (_path(), _s("new_path", "New path.", required=True, arg=True), DRY, *BASE),
-           group="change", example="move domain/tax.md domain/taxes.md"),
+           (_path(), _s("new_path", "New path.", required=True, arg=True), DRY, *BASE_CLI),
+           group="change", example="move domain/tax.md domain/taxes.md",
+           cli_help="Rename a document; the derived_from edges, index entries and links pointing at it follow."),
     Action("create", "writers:create",
-           "Create a document from its template and index it; inbox:true files an _inbox note.",
+           "Create a document from its template and index it.",
            (_path("New path.", flag=""), _s("doc_kind", "Kind.", required=True, cli="kind", flag="kind"),
             _s("title", "Title.", required=True), _s("purpose", "When to read.", required=True,
                                                    cli_help="One line on when to read it."),
             _a("derived_from", "Upstream paths.", cli="derived", flag="derived", metavar="A,B"),
             _a("canonical_for", "Keys owned.", cli="canonical", flag="canonical", metavar="K,L"),
             _a("must_not_define", "Keys not owned.", flag=""),
-            _a("anchors", "Code paths.", metavar="P,Q"), _s("status", "Status.", default=None, implied="draft"),
+            _a("anchors", "Code paths.", metavar="P,Q"),
+            _s("status", "Status.", default=None, implied="draft"),
             _s("body", "Body.", flag=""), _s("body_file", "Body file."),
             Param("extra", "object", "Other fields.", cli="set", metavar="KEY=VALUE",
                   cli_help="Another frontmatter key; VALUE is YAML (5 is a number, [a, b] a list)."),
-            _b("inbox", "To _inbox/.", cli_help="File the note in _inbox/."), DRY, *BASE),
+            _b("inbox", "File as an _inbox note.", cli_help="File the note in _inbox/."), DRY),
            group="create", cli_help="Create a governed document from its template and register it in its index.",
            example='create domain/tax.md --kind domain --title Tax --purpose "Read for VAT rules."',
            flag="create"),
     Action("promote", "writers:promote", "Move an _inbox note into the bank; only when the user asks.",
            (_path("The note.", flag=""), _s("to", "Destination.", required=True, flag="to_path", metavar="PATH"),
-            _s("doc_kind", "Kind.", cli="kind", flag="kind"), _s("title", "Title."), _s("purpose", "Purpose."),
+            _s("doc_kind", "Kind.", cli="kind", flag="kind"), _s("title", "Title."),
+            _s("purpose", "Purpose."),
             _a("derived_from", "Upstream paths.", cli="derived", flag="derived", metavar="A,B"),
-            _a("canonical_for", "Keys it owns.", cli="canonical", flag="canonical", metavar="K,L"),
-            _s("status", "Status.", default=None, implied="active"), DRY, *BASE),
+            _a("canonical_for", "Keys owned.", cli="canonical", flag="canonical", metavar="K,L"),
+            _s("status", "Status.", default=None, implied="active"), DRY, *BASE_CLI),
            group="create", example="promote _inbox/idea.md --to domain/", flag="promote"),
     Action("discard", "writers:discard", "Delete an _inbox note, recording why; only when the user asks.",
-           (_path("The note.", flag=""), _s("reason", "Why.", required=True), DRY, *BASE),
+           (_path("The note.", flag=""), _s("reason", "Why.", required=True), DRY, *BASE_CLI),
            group="create", destructive=True, example='discard _inbox/idea.md --reason "Already in billing."',
            flag="discard"),
     Action("materialize_flows", "writers:materialize_flows", "Copy shipped templates to flows/templates/ for editing.",
-           (_b("force", "Overwrite the bank's copies."), DRY, *BASE),
+           (_b("force", "Overwrite the bank's copies."), DRY),
            group="create", example="materialize-flows --dry-run", flag="materialize_flows"),
     Action("init", "writers:init", "Create the bank from the starter governance set.",
            (_s("name", "Project name.", required=True, arg=True, flag=""),
             _b("force", "Add missing starter files."), DRY),
            group="init", bank="any", example="init Acme", flag="init", cli_help="Seed a new bank for project NAME."),
     # CLI-only actions: not MCP tools
+    Action("prime", "prime:prime", "Pointers a prompt hook would inject for TEXT (≤ 3 documents), or nothing "
+           "below the bar.", (_s("prompt", "The prompt.", required=True, arg=True, metavar="TEXT", flag=""),),
+           example='prime "why was the refund refused?"', flag="prime"),
     Action("stats", "stats:stats", "Print what the index holds.", example="stats", flag="stats"),
     Action("index", "overview:index", "Every document with its purpose, kind, layer and status.", example="index",
            resource="memorybank://index"),

@@ -184,7 +184,7 @@ def _call(action: Action, root: str, values: dict[str, Any], as_json: bool, one_
     if as_json:
         from .jsonout import dumps
         click.echo(dumps(result))
-    else:
+    elif text or action.name != "prime":  # a prime below the bar prints nothing at all
         click.echo(text)
     return code
 
@@ -242,8 +242,13 @@ def _surface(action: Action, result: dict, style: Callable[..., str], opts: dict
     return result, render(result, result["mode"]), 0
 
 
+def _prime(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
+    return result, result["text"], 0
+
+
 PRESENT: dict[str, Callable[..., tuple[dict, str, int]]] = {
-    "validate": _validate, "graph": _graph, "drift": _drift, "deliver": _deliver, "guard": _guard, "surface": _surface,
+    "prime": _prime, "validate": _validate, "graph": _graph, "drift": _drift, "deliver": _deliver, "guard": _guard,
+    "surface": _surface,
 }
 
 
@@ -302,6 +307,8 @@ def _serve(root: str, values: dict[str, Any]) -> None:
 @click.option("--stats", "a_stats", is_flag=True, help="Print what the index holds.")
 @click.option("--route", "a_route", metavar="QUESTION", help="Rank documents by metadata for a question.")
 @click.option("--search", "a_search", metavar="QUERY", help="Find where words or literals occur in bodies.")
+@click.option("--prime", "a_prime", metavar="TEXT",
+              help="Pointers a prompt hook would inject for TEXT (≤ 3 documents), or nothing below the bar.")
 @click.option("--layer", help="With --route/--search: only this layer (dna, knowledge, decision, …).")
 @click.option("--read", "a_read", multiple=True, metavar="PATH", help="Read a document (repeat for a batch).")
 @click.option("--section", help="With --read: one ## section.")
@@ -342,6 +349,8 @@ def _serve(root: str, values: dict[str, Any]) -> None:
 @click.option("--to", "to_path", metavar="PATH", help="With --promote: destination path or folder.")
 @click.option("--discard", "a_discard", metavar="NOTE", help="Delete an _inbox/ note (needs --reason).")
 @click.option("--reason", help="With --discard: why; recorded in _inbox/DISCARDED.md.")
+@click.option("--base-version", metavar="VERSION",
+              help="With --promote/--discard/--review: refuse unless it is still this version (from --read --json).")
 @click.option("--list-inbox", "a_list_inbox", is_flag=True, help="List _inbox/ notes, oldest first.")
 @click.option("--init", "a_init", metavar="NAME", help="Seed a new bank for project NAME.")
 @click.option("--materialize-flows", "a_materialize_flows", is_flag=True,

@@ -14,10 +14,10 @@ def usage_paragraph(bank_path: str = "memory_bank", long: bool = True) -> str:
     The long form goes into CLAUDE.md / AGENTS.md blocks; the short form fits server instructions.
     """
     if not long:
+        # what the tool descriptions say (ask as asked; promote/discard only when asked) is not repeated here
         return (f"Project knowledge is in {bank_path}/, served by the bank_* tools. Before opening bank files, "
-                "call bank_route with the question as asked (any language) or read memorybank://index, then "
-                "bank_read the suggested section. Write through the tools, never the shell. Never promote or "
-                "discard _inbox notes unless the user asks.")
+                "call bank_route or read memorybank://index, then bank_read the suggested section. Write through "
+                "the tools, never the shell.")
     return "\n".join([
         f"## Project memory bank (`{bank_path}/`)",
         "",

@@ -76,7 +76,8 @@ def seeded(tmp_path_factory) -> Repo:
 
 
 SUCCESS = {
-    "route": ["tax rules"], "search": ["applied"], "read": ["domain/tax.md"],
+    "route": ["tax rules"], "search": ["applied"], "prime": ["which tax rules apply per line?"],
+    "read": ["domain/tax.md"],
     "graph": ["domain/tax.md", "--direction", "up"], "changed": ["HEAD"], "validate": [], "drift": [],
     "guard": [], "stats": [], "inbox": [], "index": [], "schema": [],
     "create": ["domain/vat.md", "--kind", "domain", "--title", "VAT", "--purpose", "Read for VAT.",
@@ -92,7 +93,8 @@ SUCCESS = {
     "adoption": ["transcript.jsonl"], "surface": [], "serve": [],
 }
 REFUSAL = {  # args, exit code (2: a value that is not one of the allowed ones)
-    "route": ([" "], 1), "search": (["x", "--kind", "nokind"], 2), "read": (["nope.md"], 1),
+    "route": ([" "], 1), "prime": (["x", "--root", "nope"], 1), "search": (["x", "--kind", "nokind"], 2),
+    "read": (["nope.md"], 1),
     "graph": (["nope.md"], 1), "changed": (["no-such-ref"], 1), "validate": (["--rule", "no-such-rule"], 2),
     "drift": (["--scope", "nope"], 1), "guard": (["/etc/hostname"], 1), "stats": (["--root", "nope"], 1),
     "inbox": (["--root", "nope"], 1), "index": (["--root", "nope"], 1), "schema": (["--root", "nope"], 1),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 import traceback
 from collections.abc import Sequence
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from mcp.server.subscriptions import (
     ToolsListChanged,
 )
 from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
 
 from .. import __version__, overview
 from ..bank import Bank, bank_for
@@ -33,6 +35,7 @@ from ..catalog import see_for
 from ..errors import BankError, clip, shown
 from ..jsonout import dumps
 from ..mode import decide_mode
+from ..writers.files import remote_caller
 from . import prompts as prompt_texts
 from .surface import instructions
 from .tools import BY_NAME, TOOLS, parse_groups
@@ -136,7 +139,8 @@ class MemoryBankServer:
         try:
             # bank_init gets a fresh Bank: the cached one may predate the folder
             bank = bank_for(self.root) if name != "bank_init" else Bank(self.root)
-            result = tool.capability()(bank, **args)
+            with remote_caller(bank.root):  # body_file/content_file: only inside the project
+                result = tool.capability()(bank, **args)
         except BankError as exc:
             return self._text(shown(exc, lambda action: see_for("mcp", action)), True)
         except Exception as exc:  # noqa: BLE001 - the server must answer, never die
@@ -205,6 +209,10 @@ class MemoryBankServer:
     async def run_stdio(self) -> None:
         with claimed_stdin() as lines:
             async with stdio_server(stdin=lines) as (read, write):  # type: ignore[arg-type]
+                async def reply(error: t.JSONRPCError) -> None:
+                    with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+                        await write.send(SessionMessage(error))
+                lines.reply = reply
                 await self.server.run(read, write, self.server.create_initialization_options(CHANGES))
 
 

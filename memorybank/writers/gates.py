@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,8 @@ from ..bank import SKIP_NAMES, Bank
 from ..drift import repo_path
 from ..errors import BankError
 from ..lang import Lexicon, lexicon_for
-from ..paths import resolve_from
+from ..limits import KEY_MAX, LIST_MAX, VALUE_MAX
+from ..paths import PATH_MAX, resolve_from
 from ..project import bank_top
 from ..records import Doc
 
@@ -42,15 +44,19 @@ def no_nul(name: str, text: str, gate: str | None = None) -> str:
     return text
 
 
-def one_line(name: str, value: Any, gate: str | None = None) -> str:
-    """A required single-line text input, trimmed; refuses blank and multi-line values and NUL characters.
+def one_line(name: str, value: Any, gate: str | None = None, limit: int = VALUE_MAX) -> str:
+    """A required single-line text input, trimmed; refuses blank, multi-line and over-long values and NUL.
 
     The value may reach a markdown body (index entries repeat titles and purposes), where YAML
     escaping does not protect it. U+0085, U+2028 and U+2029 count as line breaks (YAML's own).
+    `limit` caps its length in characters (every one-line field has a bound, see limits.py).
     """
     text = "" if value is None else str(value).strip()
     if not text:
         raise refuse(gate or name, f"`{name}` is empty.", f"Give a one-line {name}.")
+    if len(text) > limit:
+        raise refuse(gate or name, f"`{name}` is {len(text):,} characters, over the {limit:,}-character limit.",
+                     f"Shorten `{name}` to at most {limit:,} characters; put details in the body.")
     if "\n" in text or "\r" in text:
         raise refuse(gate or name, f"`{name}` spans several lines.", f"Give `{name}` as one line.")
     for char, label in _BREAKS.items():
@@ -73,18 +79,33 @@ def frontmatter_key(name: str, key: Any) -> str:
 
 
 def as_list(value: Any, name: str) -> list[Any]:
-    """A list parameter: None → [], a string → one item (the CLI may pass `a,b` already split)."""
+    """A list parameter: None → [], a string → one item (the CLI may pass `a,b` already split).
+
+    More than `LIST_MAX` items are refused before any item is looked at.
+    """
     if value is None:
         return []
     if isinstance(value, (str, dict)):
         return [value]
     if isinstance(value, (list, tuple)):
+        list_cap(name, len(value))
         return list(value)
     raise refuse(name, f"`{name}` must be a list.", f"Pass `{name}` as a list of strings.")
 
 
-def new_path(bank: Bank, raw: str) -> str:
-    """Gate for a new document's path: `.md`, inside the bank, visible to the index, nothing there yet."""
+def list_cap(name: str, count: int) -> None:
+    """Refuse a governed list (or a list parameter) of more than `LIST_MAX` items (named by `name`)."""
+    if count > LIST_MAX:
+        raise refuse(name, f"`{name}` has {count:,} items, over the {LIST_MAX:,}-item limit of a list.",
+                     f"Keep a list to at most {LIST_MAX:,} items; split the document if it needs more.")
+
+
+def new_path(bank: Bank, raw: str, ignore: str | None = None) -> str:
+    """Gate for a new document's path: `.md`, inside the bank, visible to the index, nothing there yet.
+
+    `ignore` is the document being moved: on a case-insensitive file system its case-only rename
+    finds itself at the new path, which is not a collision.
+    """
     text = str(raw or "").strip()
     if not text.endswith(".md"):
         raise refuse("path", f"{raw!r} does not end in `.md`.", "Give a markdown file path such as `adr/ADR-002.md`.")
@@ -97,14 +118,59 @@ def new_path(bank: Bank, raw: str) -> str:
         raise refuse("path", f"{path} has spaces, brackets, parentheses or `|`, which index links cannot carry.",
                      "Use hyphens instead, e.g. `adr/ADR-002-cache-policy.md`.")
     target = bank.root / path
-    if path in bank.docs or target.exists() or target.is_symlink():
+    if path in bank.docs or ((target.exists() or target.is_symlink()) and not _itself(bank, target, ignore)):
         raise refuse("path", f"something already exists at {path}.",
                      "Pick another path, or change the existing document instead.", see=("edit", "update_section"))
     for i in range(1, len(parts)):
         prefix = bank.root.joinpath(*parts[:i])
         if prefix.exists() and not prefix.is_dir():
             raise refuse("path", f"{'/'.join(parts[:i])} is a file, not a folder.", "Choose another folder.")
+    check_name_collision(bank, path, ignore=ignore)
     return path
+
+
+def _itself(bank: Bank, target: Path, ignore: str | None) -> bool:
+    """True when `target` is the file `ignore` names under another spelling (a case-insensitive file system)."""
+    if ignore is None or ignore == target.relative_to(bank.root).as_posix():
+        return False
+    try:
+        return os.path.samefile(target, bank.root / ignore)
+    except OSError:
+        return False
+
+
+def folded(name: str) -> str:
+    """A name as case-insensitive, normalising file systems see it: NFC, case-folded, NFC again."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
+def check_name_collision(bank: Bank, rel_path: str, ignore: str | None = None) -> None:
+    """Refuse a new path that names an existing file or folder differently only by Unicode form or case.
+
+    `domain/café.md` in NFD beside the NFC one, or `readme.md` beside `README.md`, are two files on
+    Linux but one on macOS and Windows checkouts. Each component is compared with the entries of
+    the existing folder above it; `ignore` is the path being moved (a case-only rename is fine).
+    """
+    parts = rel_path.split("/")
+    folder = bank.root
+    for index, part in enumerate(parts):
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return
+        if part in names:
+            folder = folder / part
+            continue
+        key = folded(part)
+        for other in sorted(names):
+            existing = "/".join([*parts[:index], other])
+            if folded(other) != key or (ignore is not None and (ignore == existing or
+                                                                 ignore.startswith(existing + "/"))):
+                continue
+            raise refuse("path", f"{'/'.join(parts[:index + 1])} collides with the existing {existing}: they "
+                         "differ only in case or Unicode form, so macOS and Windows checkouts see one name.",
+                         f"Use the existing name ({existing}) or choose a different one.")
+        return
 
 
 def anchors_list(bank: Bank, items: list[Any], warnings: list[str]) -> list[str]:
@@ -116,13 +182,15 @@ def anchors_list(bank: Bank, items: list[Any], warnings: list[str]) -> list[str]
     anchor is absolute.
     """
     out = []
+    seen: set[str] = set()
     top: Path | None = None
     for item in items:
-        anchor = one_line("anchors item", item, "anchors").replace("\\", "/")
+        anchor = one_line("anchors item", item, "anchors", limit=PATH_MAX).replace("\\", "/")
         while anchor.startswith("./"):
             anchor = anchor[2:]
-        if anchor in out:
+        if anchor in seen:
             continue
+        seen.add(anchor)
         out.append(anchor)
         if os.path.isabs(anchor):
             top = top or bank_top(bank)
@@ -205,9 +273,11 @@ def resolve_edges(bank: Bank, doc_path: str, items: Iterable[Any], warnings: lis
 def keys(name: str, items: Iterable[Any]) -> list[str]:
     """Canonical / must-not-define keys: one-line strings, de-duplicated in order."""
     out: list[str] = []
+    seen: set[str] = set()
     for item in items:
-        key = one_line(f"{name} item", item, name)
-        if key not in out:
+        key = one_line(f"{name} item", item, name, limit=KEY_MAX)
+        if key not in seen:
+            seen.add(key)
             out.append(key)
     return out
 
@@ -291,6 +361,17 @@ def no_cycle(bank: Bank, doc_path: str, targets: Sequence[str]) -> None:
             loop = " -> ".join([doc_path, *chain])
             raise refuse("derived_from", f"adding {target} would close a cycle: {loop}. Cycles are forbidden.",
                          "Derive from a document further upstream instead.")
+
+
+def at_version(doc: Doc, given: str | None) -> None:
+    """The conditional write (like HTTP If-Match): refuse when the document is no longer the version read."""
+    if given is None:
+        return
+    want = str(given).strip()
+    if want != doc.version:
+        raise refuse("base_version", f"{doc.path} is now version {doc.version}, not {want}: it changed since that "
+                     "read; nothing was written.", f"Read it again, redo the change on the new text and "
+                     f"pass base_version {doc.version}.", see="read")
 
 
 def template_guard(doc: Doc) -> None:

@@ -14,7 +14,7 @@ from ..paths import resolve_from
 from .files import Text, Transaction
 from .frontmatter import read_block
 from .frontmatter import set_list as write_list
-from .gates import new_path, refuse, template_guard
+from .gates import at_version, new_path, refuse, template_guard
 from .registry import retarget_links, rewrite_links
 from .session import load, result, writing
 
@@ -22,12 +22,13 @@ from .session import load, result, writing
 def _destination(bank: Bank, old: str, raw: Any) -> str:
     """The new path: a `.md` path, or a folder (`adr/`) where the document keeps its file name.
 
-    Collisions are refused by an exact-exists check (`new_path`).
+    Collisions are refused by `new_path`: an existing file, or a name differing only by case or
+    Unicode form from an existing one other than the document itself (`ignore`).
     """
     text = str(raw or "").strip().replace("\\", "/")
     if text and not text.endswith(".md") and (text.endswith("/") or (bank.root / text.rstrip("/")).is_dir()):
         text = text.rstrip("/") + "/" + posixpath.basename(old)
-    return new_path(bank, text)
+    return new_path(bank, text, ignore=old)
 
 
 def _edge_path(item: Any) -> str:
@@ -87,10 +88,13 @@ def _moved_document(tx: Transaction, old: str, new: str) -> bytes:
     return text.encode()
 
 
-def move(bank: Bank, path: str, new_path: str, dry_run: bool = False) -> dict[str, Any]:
+def move(bank: Bank, path: str, new_path: str, dry_run: bool = False,
+         base_version: str | None = None) -> dict[str, Any]:
     """Rename a document to `new_path`; edges and index entries pointing at it are rewritten in the same commit.
 
-    Refused when something exists at the new path, for templates, and for `_inbox/` notes (promote
+    Refused when something exists at the new path or a name differing from it only by case or Unicode
+    form (a case-only rename of the document itself is fine), when `base_version` is given and the
+    document changed since that read, for templates, and for `_inbox/` notes (promote
     those). Returns `{path, from, indexes, links, edges}`: the indexes whose entries, the other documents
     whose body links, and the documents whose derived_from were rewritten. Reads every document's
     links once (linear in the bank).
@@ -98,6 +102,7 @@ def move(bank: Bank, path: str, new_path: str, dry_run: bool = False) -> dict[st
     warnings: list[str] = []
     with writing(bank, dry_run) as tx:
         doc = bank.doc(path)
+        at_version(doc, base_version)
         template_guard(doc)
         if doc.in_inbox:
             raise refuse("path", f"{doc.path} is an _inbox note.", "Promote it instead (see promote).")
