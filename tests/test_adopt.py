@@ -116,11 +116,11 @@ def test_doc_kind_from_cline_names_and_folders() -> None:
 def test_adopt_through_the_cli_dry_run_then_write(tmp_path: Path) -> None:
     root = _copy(tmp_path, CLINE[0])
     before = _snapshot(root)
-    dry = run_cli("adopt", "--root", str(root), "--json")
+    dry = run_cli("--root", str(root), "--adopt", "--json")
     assert dry.returncode == 0, dry.stderr
     assert json.loads(dry.stdout)["dry_run"] is True and _snapshot(root) == before
-    done = run_cli("adopt", "--root", str(root), "--write")
+    done = run_cli("--root", str(root), "--adopt", "--write")
     assert done.returncode == 0, done.stderr
     assert "projectbrief.md" in done.stdout
-    check = run_cli("validate", "--root", str(root))
+    check = run_cli("--root", str(root), "--validate")
     assert check.returncode == 0, check.stdout
