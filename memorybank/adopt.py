@@ -2,7 +2,8 @@
 
 No byte of any body changes. A document without frontmatter gets one in front of its original
 bytes (a leading BOM moves ahead of the new `---`); a document with frontmatter keeps every line
-of it and gains only the governed keys it lacks (`writers.frontmatter` line edits). The starter's
+of it and gains only the keys it lacks of `doc_kind`, `purpose`, `status` (and `title` when it has no
+H1; `derived_from` when it ends up active), by `writers.frontmatter` line edits. The starter's
 `dna/` contract is added when the bank has none, and an index README in every folder that holds
 documents but no README. Everything lands in one all-or-nothing transaction.
 
@@ -13,12 +14,15 @@ Choices:
   the first prose paragraph (else the first list item), markdown links and emphasis flattened,
   cut at a word to `PURPOSE_CAP` characters; without any prose, "Read for <title>.".
 - `doc_kind` comes from the Cline file names (`CLINE_KINDS`), else from the first folder
-  (`FOLDER_KINDS`), else `project`; README.md files are `doc_function: index`, the rest
-  `canonical`. Files are not moved, so the layer is the one the folder already gives (reported).
+  (`FOLDER_KINDS`), else `project` (as does a kind the bank's contract does not declare);
+  README.md files are `doc_function: index`, the rest `canonical`. Files are not moved, so the
+  layer is the one the folder already gives (reported).
 - `derived_from` points at the contract's root document (the starter's `dna/principles.md` when
   adopt adds the contract), relative to the document's folder; the root itself gets none.
-- An existing README is not edited (its body is the user's), so documents it does not link stay
-  `unregistered-doc` warnings; new READMEs link every document and sub-index of their folder.
+- Index READMEs are created only on the way to documents that had no frontmatter: an already
+  governed bank keeps its layout. An existing README is not edited (its body is the user's), so
+  documents it does not link stay `unregistered-doc` warnings; new READMEs link every document
+  and sub-index of their folder. The lock/temp `.gitignore` is added with the contract or indexes.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from typing import Any
 
 from .bank import Bank
 from .errors import BankError
+from .headings import scan_headings
 from .project import project_dir
 from .writers.create import GOVERNED, INBOX
 from .writers.files import Text
@@ -126,7 +131,11 @@ def _meta_for(bank: Bank, path: str, lines: list[str], root: str | None) -> dict
     doc = bank.docs[path]
     title = " ".join(doc.title.split()) or posixpath.splitext(posixpath.basename(path))[0]
     index = posixpath.basename(path).lower() == "readme.md"
-    meta: dict[str, Any] = {"title": title, "doc_kind": doc_kind_for(path),
+    kind = doc_kind_for(path)
+    allowed = bank.contract.allowed("doc_kind") if bank.contract is not None else frozenset()
+    if allowed and kind not in allowed:
+        kind = "project" if "project" in allowed else sorted(allowed)[0]
+    meta: dict[str, Any] = {"title": title, "doc_kind": kind,
                             "doc_function": "index" if index else "canonical",
                             "purpose": purpose_for(lines, title)}
     edges = _edge(path, root)
@@ -148,11 +157,14 @@ def _index_page(folder: str, title: str, purpose: str, entries: list[tuple[str, 
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
-def _plan_indexes(bank: Bank, docs: dict[str, dict[str, Any]], tx: Any, root: str | None,
+def _plan_indexes(bank: Bank, docs: dict[str, dict[str, Any]], plain: set[str], tx: Any, root: str | None,
                   name: str) -> list[str]:
-    """Create README.md in every folder holding documents (directly or below) that has none."""
-    folders: set[str] = {""}
-    for path in docs:
+    """Create README.md in every folder on the way to a plain (frontmatter-less) document that has none.
+
+    Folders of an already governed bank keep the layout they have.
+    """
+    folders: set[str] = {""} if plain else set()
+    for path in plain:
         parts = path.split("/")[:-1]
         for depth in range(1, len(parts) + 1):
             folders.add("/".join(parts[:depth]))
@@ -227,7 +239,10 @@ def adopt(bank: Bank, name: str | None = None, write: bool = False) -> dict[str,
                                     "(quote values containing ': '), then run adopt again; nothing was "
                                     "written.") from None
                 added = []
-                for key in ("title", "doc_kind", "doc_function", "purpose", "status"):
+                has_h1 = any(level == 1 for level, _, _ in scan_headings(body))
+                for key in ("title", "doc_kind", "purpose", "status"):
+                    if key == "title" and has_h1:
+                        continue  # the H1 is the title (the index reads it); adding the key changes nothing
                     if have.get(key) in (None, ""):
                         set_scalar(text, key, want[key])
                         added.append(key)
@@ -252,8 +267,9 @@ def adopt(bank: Bank, name: str | None = None, write: bool = False) -> dict[str,
                 if tx.read(target) is None:
                     tx.write(target, data)
                     contract.append(target)
-        indexes = _plan_indexes(bank, {p: m for p, m in metas.items()}, tx, root, label)
-        if tx.read(".gitignore") is None:
+        plain = {a["path"] for a in adopted if "doc_function" in a["added"]}  # had no frontmatter at all
+        indexes = _plan_indexes(bank, metas, plain, tx, root, label)
+        if (contract or indexes) and tx.read(".gitignore") is None:
             tx.write(".gitignore", GITIGNORE.encode())
         unlisted = [p for p in paths if not bank.registered_in.get(p) and posixpath.dirname(p) + "/README.md"
                     not in {f"{i.rpartition('/')[0]}/README.md" for i in indexes}

@@ -124,3 +124,21 @@ def test_adopt_through_the_cli_dry_run_then_write(tmp_path: Path) -> None:
     assert "projectbrief.md" in done.stdout
     check = run_cli("--root", str(root), "--validate")
     assert check.returncode == 0, check.stdout
+
+
+def test_adopt_twice_changes_nothing_the_second_time(tmp_path: Path) -> None:
+    root = _copy(tmp_path, CLINE[1])
+    adopt(Bank(root), write=True)
+    once = _snapshot(root)
+    again = adopt(Bank(root), write=True)
+    assert again["files"] == [] and _snapshot(root) == once
+    assert all(a["added"] == [] for a in again["adopted"])
+
+
+def test_adopt_leaves_an_already_governed_bank_as_it_is(tmp_path: Path) -> None:
+    root = tmp_path / "bank"
+    shutil.copytree(CORPORA / "react-native-matrix" / "memory_bank", root)
+    before = _snapshot(root)
+    result = adopt(Bank(root), write=True)
+    assert result["files"] == [] and result["indexes"] == [] and result["contract"] == []
+    assert _snapshot(root) == before

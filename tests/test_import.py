@@ -90,3 +90,9 @@ def test_import_through_the_cli_dry_run_then_write(tmp_path: Path) -> None:
     done = run_cli("--root", str(bank), "--import")
     assert done.returncode == 0, done.stderr
     assert "filed: 11 notes from 10 files" in done.stdout and len(list((bank / "_inbox").glob("import-*"))) == 11
+
+
+def test_import_reads_clinerules_as_a_single_file_too(tmp_path: Path) -> None:
+    project, bank = _project(tmp_path, {".clinerules": "# Rules\n\nKeep PRs small.\n\n# More\n\nName branches well.\n"})
+    result = import_instructions(Bank(bank))
+    assert [(i["source"], i["lines"]) for i in result["filed"]] == [(".clinerules", "1-3"), (".clinerules", "5-7")]
