@@ -132,3 +132,23 @@ def test_uninstall_dry_run_writes_nothing(tmp_path: Path) -> None:
     after = _snapshot(project)
     result = uninstall(bank, dry_run=True)
     assert result["files"] and _snapshot(project) == after
+
+
+@pytest.mark.parametrize("text", [
+    '{\n  "a": 1,\n  "s": {\n    "x": {"c": 2}\n  }\n}\n',
+    '{"s": {}}',
+    '{\r\n\t"s": {\r\n\t\t"x": 1\r\n\t},\r\n\t"z": [1, 2]\r\n}\r\n',
+])
+def test_json_remove_undoes_insert_byte_for_byte(text: str) -> None:
+    from memorybank import jsonedit
+    grown = jsonedit.insert(text, ("s",), {"command": "m", "args": ["--root", "."]}, "memorybank")
+    assert json.loads(grown)["s"]["memorybank"]["command"] == "m"
+    assert jsonedit.remove(grown, ("s",), "memorybank") == text
+
+
+def test_json_remove_takes_a_middle_member_with_its_separator() -> None:
+    from memorybank import jsonedit
+    assert jsonedit.remove('{"a": 1, "b": {"c": [1]}, "d": 2}', (), "b") == '{"a": 1, "d": 2}'
+    assert jsonedit.remove('[1, 2, 3]', (), 0) == '[2, 3]'
+    with pytest.raises(KeyError):
+        jsonedit.remove('{"a": 1}', (), "zz")
