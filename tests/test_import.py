@@ -11,7 +11,7 @@ from conftest import run_cli
 from memorybank.bank import Bank
 from memorybank.importer import import_instructions
 from memorybank.validate import validate
-from memorybank.writers import discard, init
+from memorybank.writers import discard, init, promote
 
 SOURCES = {
     "CLAUDE.md": "# Team rules\n\nUse pnpm, never npm.\n\n<!-- memorybank:begin -->\nBank usage.\n"
@@ -72,6 +72,7 @@ def test_import_never_files_the_same_text_twice(tmp_path: Path) -> None:
     again = import_instructions(Bank(bank))
     assert again["filed"] == [] and len(again["skipped"]) == 3
     discard(Bank(bank), first["filed"][1]["path"], reason="not a rule")
+    promote(Bank(bank), first["filed"][0]["path"], to="rules/", derived_from=["README.md"])
     assert import_instructions(Bank(bank))["filed"] == []
 
 
