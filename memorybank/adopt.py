@@ -18,7 +18,8 @@ Choices:
   README.md files are `doc_function: index`, the rest `canonical`. Files are not moved, so the
   layer is the one the folder already gives (reported).
 - `derived_from` points at the contract's root document (the starter's `dna/principles.md` when
-  adopt adds the contract), relative to the document's folder; the root itself gets none.
+  adopt adds the contract; the top README.md when the contract names none), relative to the
+  document's folder; the root itself gets none.
 - Index READMEs are created only on the way to documents that had no frontmatter: an already
   governed bank keeps its layout. An existing README is not edited (its body is the user's), so
   documents it does not link stay `unregistered-doc` warnings; new READMEs link every document
@@ -118,7 +119,9 @@ def _root_of(bank: Bank, adds_contract: bool) -> str | None:
     if adds_contract:
         return STARTER_ROOT
     roots = sorted(bank.contract.roots) if bank.contract is not None else []
-    return roots[0] if roots else None
+    if roots:
+        return roots[0]
+    return "README.md" if "README.md" in bank.docs else None  # a contract naming no root: the top index
 
 
 def _edge(path: str, root: str | None) -> list[str]:
