@@ -12,12 +12,34 @@ from pathlib import Path
 
 from .contract import Contract, LayerTable, build_contract, build_layers
 from .errors import BankError
+from .gitutil import ignored
 from .parse import parse_document
 from .paths import layer_for, normalize_path
 from .records import Doc
 
-SKIP_NAMES = frozenset({"node_modules", "__pycache__", "dist"})
+SKIP_NAMES = frozenset({"node_modules", "__pycache__", "dist", "site-packages"})
+VENV_MARKER = "pyvenv.cfg"  # a virtualenv under any name (venv/, env/, .tox/x) is never bank content
+PROJECT_MARKERS = ("pyproject.toml", "setup.py", "package.json", "Cargo.toml", "go.mod", "pom.xml", "Gemfile")
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _under(path: str, folders: set[str]) -> bool:
+    """Whether `path` lies in one of `folders` (prefixes ending in `/`)."""
+    slash = path.find("/")
+    while slash > 0:
+        if path[:slash + 1] in folders:
+            return True
+        slash = path.find("/", slash + 1)
+    return False
+
+
+def _is_venv(name: str, fd: int) -> bool:
+    """Whether the folder `name` (in the open folder `fd`) is a Python virtualenv."""
+    try:
+        os.stat(f"{name}/{VENV_MARKER}", dir_fd=fd, follow_symlinks=False)
+    except OSError:
+        return False
+    return True
 
 
 def _is_dir_at(name: str, fd: int) -> bool:
@@ -77,6 +99,7 @@ class Bank:
         self.cold_ms = 0.0  # wall time of the first build
         self._listeners: list[Listener] = []
         self.cache: dict[str, object] = {}
+        self._ignored: dict[str, bool] = {}  # folder prefix `a/b/` -> git ignores it (asked once per folder)
 
     # -- walking -------------------------------------------------------------------------------
 
@@ -85,13 +108,17 @@ class Bank:
 
         The hot path of every call, so it avoids per-entry work it can skip: directory entries are
         not sorted here (`paths` is sorted once after a change) and file-type checks use the
-        entry's cached type. Symlinks are never followed; they are reported in `skipped`.
+        entry's cached type. Symlinks are never followed; they are reported in `skipped`. Folders
+        git ignores (asked once per new folder, then remembered), virtualenvs (`pyvenv.cfg`) and
+        the SKIP_NAMES folders are not walked.
         """
         found: dict[str, tuple[int, int]] = {}
         skipped: list[dict[str, str]] = []
         stack: list[tuple[str, str]] = [(str(self.root), "")]
         skip = SKIP_NAMES
         stat = os.stat
+        ignored_dirs = self._ignored
+        unknown: list[str] = []
         while stack:
             folder, prefix = stack.pop()
             try:
@@ -112,14 +139,28 @@ class Bank:
                                 st = stat(name, dir_fd=fd, follow_symlinks=False)
                                 found[prefix + name] = (st.st_mtime_ns, st.st_size)
                             elif entry.is_dir(follow_symlinks=False):
-                                if name not in skip:
-                                    stack.append((folder + "/" + name, prefix + name + "/"))
+                                sub = prefix + name + "/"
+                                known = ignored_dirs.get(sub)
+                                if known or name in skip or _is_venv(name, fd):
+                                    continue
+                                if known is None:
+                                    unknown.append(sub)
+                                stack.append((folder + "/" + name, sub))
                             elif entry.is_symlink() and (name.endswith(".md") or _is_dir_at(name, fd)):
                                 skipped.append({"path": prefix + name, "reason": "symlink (not followed)"})
                         except OSError as exc:
                             skipped.append({"path": prefix + name, "reason": f"unreadable: {exc.strerror}"})
             finally:
                 os.close(fd)
+        if unknown:  # new folders: ask git once which it ignores (build output, vendored trees)
+            dropped = ignored(self.root, [*unknown, "./"]) if self.root.is_dir() else set()
+            if "./" in dropped:  # the bank itself is ignored (kept out of git on purpose): its folders all count
+                dropped = set()
+            for sub in unknown:
+                ignored_dirs[sub] = sub in dropped
+            if dropped:
+                found = {p: v for p, v in found.items() if not _under(p, dropped)}
+                skipped = [item for item in skipped if not _under(item["path"], dropped)]
         skipped.sort(key=lambda item: item["path"])
         self.skipped = skipped
         return found

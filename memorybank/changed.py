@@ -2,14 +2,16 @@
 
 Choices the SPEC leaves open:
 - `since` that looks like an ISO date (`YYYY-MM-DD`, optionally with a time) is a date, even if a
-  branch has that name. A date without a zone is local time (it is compared with file mtimes).
+  branch has that name. A date without a zone is local time. Inside git a date means history: the
+  diff from the last commit made before it; outside git (or before any commit) file mtimes.
 - Git mode compares the ref with the working tree (`git diff --raw -M REF -- <bank>`), so uncommitted
   and staged edits count, plus untracked, not-ignored files as added. A document moved with a plain
   `mv` (old path deleted, new path untracked) is still reported as renamed when its content is
   unchanged (same blob id).
 - Only paths the index would hold count: `.md` files, not under hidden folders, `node_modules`,
   `__pycache__` or `dist`.
-- Outside git, a walking ref (`HEAD~5`) lists every document as added with `mode: none` and a note.
+- Outside git any ref is refused with the fix (a date, or `git init`); HEAD naming a branch that
+  does not exist is refused too, instead of listing everything as added.
 """
 
 from __future__ import annotations
@@ -23,17 +25,14 @@ from .errors import BankError
 from .gitutil import (
     GitFailure,
     bank_top,
-    commit_refused,
     decode,
+    empty_tree,
     git_refused,
     has_commits,
-    is_shallow,
     relative_to_top,
-    resolve_commit,
-    root_commit,
     run_git,
+    since_base,
     untracked,
-    walking_base,
 )
 from .render import Style, plain, table
 
@@ -48,30 +47,18 @@ def changed(bank: Bank, since: str) -> dict:
     if not isinstance(since, str) or not since.strip():
         raise BankError("`since` is empty: give a git ref (HEAD~5, main, v1.2.0) or an ISO date (2026-01-31).")
     since = since.strip()
-    if _DATE.match(since):
-        return _by_mtime(bank, since)
     top = bank_top(bank)
+    if _DATE.match(since):
+        if top is None or not has_commits(top):
+            return _by_mtime(bank, since)
+        return _by_history(bank, top, since)
     if top is None:
-        if walking_base(since) is None:
-            raise BankError(f"Cannot compare with {since}: the bank is not inside a git repository. Give an ISO "
-                            "date (e.g. 2026-01-31) to list documents by modification time.")
-        return _everything(bank, since, "none", f"The bank is not inside a git repository, so {since} cannot be "
-                                                "resolved; every document is listed as added.")
-    commit = resolve_commit(top, since)
-    note = None
+        raise BankError(f"Cannot compare with {since}: the bank is not inside a git repository, so git refs name "
+                        "nothing here. Give an ISO date (e.g. 2026-01-31) to list documents by modification time, "
+                        "or put the project under git (`git init`, then commit) to compare with refs.")
+    commit, note = since_base(top, since, dates_too=True)
     if commit is None:
-        base = walking_base(since)
-        if not has_commits(top) and (since == "HEAD" or base == "HEAD"):
-            return _everything(bank, since, "git", "The repository has no commits yet; every document is listed "
-                                                   "as added.")
-        if base is None or resolve_commit(top, base) is None:
-            raise commit_refused(since, dates_too=True)
-        commit = root_commit(top)
-        if commit is None:  # pragma: no cover - a resolvable base implies a root commit
-            raise commit_refused(since, dates_too=True)
-        first = "the shallow clone's first commit" if is_shallow(top) else "the first commit"
-        note = (f"{since} reaches past {first}; compared with the root commit {commit[:12]} instead "
-                "(what the root commit itself added is not listed).")
+        return _everything(bank, since, "git", f"{note}; every document is listed as added.")
     try:
         changes = _git_changes(bank, top, commit)
     except GitFailure as exc:
@@ -92,12 +79,30 @@ def _entry(bank: Bank, path: str, kind: str, source: str | None = None) -> dict:
     return out
 
 
-def _by_mtime(bank: Bank, since: str) -> dict:
+def _moment(since: str) -> _dt.datetime:
     try:
-        moment = _dt.datetime.fromisoformat(since)
+        return _dt.datetime.fromisoformat(since)
     except ValueError:
         raise BankError(f"Not a valid ISO date: {since}. Use YYYY-MM-DD, optionally with a time "
                         "(2026-01-31T14:00:00+00:00).") from None
+
+
+def _by_history(bank: Bank, top: Path, since: str) -> dict:
+    """Inside git a date means history: the changes since the last commit made before it (plus the working tree)."""
+    moment = _moment(since).astimezone()  # naive → local time
+    try:
+        before = decode(run_git(top, "rev-list", "-1", f"--before={moment.isoformat()}", "HEAD")).strip()
+        base = before or empty_tree(top)
+        changes = _git_changes(bank, top, base)
+    except GitFailure as exc:
+        raise git_refused(exc) from None
+    note = (f"compared with {before[:12]}, the last commit before {since}, plus uncommitted changes." if before
+            else f"{since} is before the first commit: everything is listed as added.")
+    return {"since": since, "mode": "git", "changes": changes, "note": note}
+
+
+def _by_mtime(bank: Bank, since: str) -> dict:
+    moment = _moment(since)
     threshold_ns = int(moment.timestamp() * 1_000_000_000)  # naive → local time
     changes = [_entry(bank, p, "modified") for p in bank.paths if bank.docs[p].mtime_ns >= threshold_ns]
     return {"since": since, "mode": "mtime", "changes": changes,

@@ -21,8 +21,8 @@ from .errors import BankError, clip
 PROG = "mcp-memorybank"
 ACTIONS = ("stats", "route", "search", "read", "validate", "surface", "install_hook", "adoption", "create", "promote",
            "discard", "list_inbox", "init", "materialize_flows", "graph", "drift", "changed", "deliver", "guard",
-           "adopt", "import", "install", "uninstall")
-WRITERS = ("create", "promote", "discard", "init", "materialize_flows")
+           "review", "adopt", "import", "install", "uninstall")
+WRITERS = ("create", "promote", "discard", "init", "materialize_flows", "review")
 NEEDS_NO_BANK = ("install_hook", "init", "install", "uninstall")  # wiring may come before `bank_init` creates the bank
 
 
@@ -41,12 +41,12 @@ OPTION_ACTIONS: dict[str, tuple[str, ...]] = {
     "title": _NEW, "purpose": _NEW, "derived": _NEW, "canonical": _NEW,
     "anchors": ("create",), "extra": ("create",), "body_file": ("create",), "inbox": ("create",),
     "to_path": ("promote",), "reason": ("discard",), "force": ("init", "materialize_flows", "deliver", "uninstall"),
-    "dry_run": ("create", "promote", "discard", "init", "materialize_flows", "install_hook", "deliver", "import",
-                "install", "uninstall"),
+    "dry_run": ("create", "promote", "discard", "init", "materialize_flows", "install_hook", "deliver", "review",
+                "import", "install", "uninstall"),
     "direction": ("graph",), "depth": ("graph",), "graph_format": ("graph",),
-    "threshold_days": ("drift",), "changed_since": ("drift",),
-    "targets": ("deliver",), "check": ("deliver",), "staged": ("guard",),
-    "files": ("adoption", "guard"), "as_json": ACTIONS,
+    "threshold_days": ("drift", "deliver"), "changed_since": ("drift",),
+    "targets": ("deliver",), "check": ("deliver", "drift"), "staged": ("guard",), "changed_lines": ("guard",),
+    "files": ("adoption", "guard", "drift"), "as_json": ACTIONS,
 }
 
 
@@ -61,7 +61,7 @@ def _misplaced_options(action: str) -> None:
             continue
         if param.name == "files":
             value = ctx.params["files"][0]
-            raise Usage(f"unexpected argument {value!r}: FILES are only for --adoption and --guard")
+            raise Usage(f"unexpected argument {value!r}: FILES are only for --adoption, --guard and --drift")
         flag = param.opts[0]
         goes_with = "any action" if allowed == ACTIONS else ", ".join(
             "no action (serving)" if a == SERVE else "--" + a.replace("_", "-") for a in allowed)
@@ -147,9 +147,10 @@ def _style(enabled: bool) -> Callable[..., str]:
               show_default=True, help="With --graph: output as text, a Mermaid flowchart or Graphviz DOT.")
 @click.option("--limit", type=WholeNumber(min=1),
               help="Cap on results (--route 5, max 25; --search 10, max 50; --graph: nodes, default 60).")
-@click.option("--drift", "a_drift", is_flag=True, help="Documents whose anchored code moved on (git).")
+@click.option("--drift", "a_drift", is_flag=True,
+              help="Documents whose anchored code moved on (git); with FILES, the documents covering them.")
 @click.option("--threshold-days", type=WholeNumber(min=0), default=90, show_default=True,
-              help="With --drift: days the code may be ahead of its document.")
+              help="With --drift or --deliver: days the code may be ahead of its document.")
 @click.option("--changed-since", metavar="REF",
               help="With --drift: list the documents covering files changed since REF (plus untracked).")
 @click.option("--changed", "a_changed", metavar="REF|DATE", help="Documents changed since a git ref or ISO date.")
@@ -157,10 +158,14 @@ def _style(enabled: bool) -> Callable[..., str]:
               help="Compile rules and recipes into IDE files (§14); --check exits 1 when any is stale.")
 @click.option("--targets", metavar="LIST", help="With --deliver: cursor,agents,claude,copilot,skill,mirror,gemini,"
               "cline,windsurf,roo,kiro,junie (default cursor,agents,copilot).")
-@click.option("--check", is_flag=True, help="With --deliver: write nothing; exit 1 when a file is out of date.")
+@click.option("--check", is_flag=True, help="With --deliver: write nothing; exit 1 when a file is out of date. "
+              "With --drift: exit 1 when a document drifted or lost an anchor.")
 @click.option("--guard", "a_guard", is_flag=True,
               help="Check FILES (default: git's changed files) against the rules' guard patterns; exit 1 on errors.")
 @click.option("--staged", is_flag=True, help="With --guard: only staged files (for pre-commit).")
+@click.option("--changed-lines", is_flag=True, help="With --guard: only added or changed lines (legacy code).")
+@click.option("--review", "a_review", metavar="PATH",
+              help="Stamp `reviewed: today` on a document checked against its code (clears its drift).")
 @click.option("--adopt", "a_adopt", is_flag=True,
               help="Give a folder of plain markdown governed frontmatter, dna/ and indexes (dry run; --write applies).")
 @click.option("--write", is_flag=True, help="With --adopt: apply the changes (the default only shows them).")
@@ -271,9 +276,13 @@ def _run(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., str]
         return result, renderer(result).rstrip("\n"), 0
     if action == "drift":
         from .drift import drift, render_text
-        result = drift(bank, threshold_days=opts["threshold_days"], scope=opts["scope"],
+        files = [os.path.abspath(f) for f in opts["files"]]  # FILES are relative to the caller's folder
+        if opts["check"] and (files or opts["changed_since"]):
+            raise Usage("--drift --check judges the whole bank; give it no FILES or --changed-since")
+        result = drift(bank, threshold_days=opts["threshold_days"], scope=opts["scope"], files=files or None,
                        changed_since=opts["changed_since"])
-        return result, render_text(result, style), 0
+        failed = opts["check"] and bool(result.get("drifted") or result.get("missing"))
+        return result, render_text(result, style), 1 if failed else 0
     if action == "changed":
         from .changed import changed, render_text
         result = changed(bank, opts["a_changed"])
@@ -281,8 +290,8 @@ def _run(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., str]
     if action == "deliver":
         from .deliver import deliver
         result = deliver(bank, project=opts["project"], targets=opts["targets"], dry_run=opts["dry_run"],
-                         check=opts["check"], force=opts["force"])
-        code = 1 if (result["stale"] if opts["check"] else result["refused"]) else 0
+                         check=opts["check"], force=opts["force"], threshold_days=opts["threshold_days"])
+        code = 1 if ((result["stale"] or result["newly_withheld"]) if opts["check"] else result["refused"]) else 0
         return result, render.deliver(result, style), code
     if action == "adopt":
         from .adopt import adopt
@@ -305,7 +314,7 @@ def _run(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., str]
     if action == "guard":
         from .guard import guard
         files = [os.path.abspath(f) for f in opts["files"]]  # FILES are relative to the caller's folder
-        result = guard(bank, files=files or None, staged=opts["staged"])
+        result = guard(bank, files=files or None, staged=opts["staged"], changed_lines=opts["changed_lines"])
         return result, render.guard(result, style), 0 if result["passed"] else 1
     raise Usage(f"unknown action {action}")  # pragma: no cover - ACTIONS and _run agree
 
@@ -355,6 +364,8 @@ def _write(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., st
         return result, render.written(result, style) + ("" if dry else "\n" + render.init_next(result)), 0
     elif action == "materialize_flows":
         result = writers.materialize_flows(bank, force=opts["force"], dry_run=dry)
+    elif action == "review":
+        result = writers.review(bank, path=opts["a_review"], dry_run=dry)
     else:
         result = writers.list_inbox(bank)
         return result, render.inbox(result, style), 0
@@ -379,7 +390,7 @@ def _surface(root: str, opts: dict[str, Any], as_json: bool) -> None:
 _CLI_FLAGS = {"bank_route": "--route", "bank_search": "--search", "bank_read": "--read", "bank_graph": "--graph",
               "bank_changed": "--changed", "bank_validate": "--validate", "bank_drift": "--drift",
               "bank_guard": "--guard", "bank_create": "--create", "bank_promote": "--promote",
-              "bank_discard": "--discard", "bank_init": "--init",
+              "bank_discard": "--discard", "bank_init": "--init", "bank_review": "--review",
               "bank_materialize_flows": "--materialize-flows"}
 _MCP_ONLY = ("bank_edit", "bank_update_section", "bank_set_status", "bank_set_field", "bank_set_list")
 _TOOL_NAME = re.compile(r"\b(?:([Cc]all) )?(" + "|".join(sorted([*_CLI_FLAGS, *_MCP_ONLY], key=len, reverse=True))

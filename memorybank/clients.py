@@ -46,9 +46,15 @@ class Client:
     args: Callable[[str], list[str]]
     extra: tuple[tuple[str, Any], ...] = ()
 
-    def entry(self, root_arg: str) -> dict[str, Any]:
-        """The server entry install writes (and uninstall removes when it is still exactly this)."""
-        return {**dict(self.extra), "command": SERVER_COMMAND, "args": self.args(root_arg)}
+    def entry(self, root_arg: str, command: str = SERVER_COMMAND) -> dict[str, Any]:
+        """The server entry install writes (`command`: the server's path when it is not on PATH)."""
+        return {**dict(self.extra), "command": command, "args": self.args(root_arg)}
+
+    def is_ours(self, entry: Any, root_arg: str) -> bool:
+        """Whether `entry` is exactly what install writes, whichever spelling of the command it chose."""
+        if not isinstance(entry, dict) or not isinstance(entry.get("command"), str):
+            return False
+        return os.path.basename(entry["command"]) == SERVER_COMMAND and entry == self.entry(root_arg, entry["command"])
 
 
 CLIENTS: dict[str, Client] = {

@@ -10,9 +10,13 @@ Choices the SPEC leaves open:
 - Dates are committer dates (when a change landed), reported as UTC ISO dates; `ahead_days` is the
   whole number of days the code's last commit is ahead of the document's, and a document drifts when
   `ahead_days > threshold_days`.
-- Only committed history counts. Uncommitted edits are ignored (commit the document to clear its
-  drift); a document or an anchor that has never been committed is not judged, and the note says how
-  many documents were skipped for that reason.
+- Committed history dates both sides, and the change being made counts too: an anchored file that
+  is staged, modified or untracked counts as changed now, so a pre-commit check fails on the commit
+  that causes the drift (naming the files in `uncommitted`); a document edited in the working tree
+  counts as current now. A document is current from the later of its last commit and its
+  `reviewed: YYYY-MM-DD` date (the end of that day, UTC): `review` clears drift without a content
+  edit. A document that has never been committed is not judged, and the note says how many were
+  skipped for that reason.
 - One drift entry per document, naming the anchor with the newest code; one `missing` entry per
   anchor that no longer exists (including anchors that leave the repository).
 - Templates and `_inbox/` notes are not judged (their anchors are placeholders or unreviewed).
@@ -31,14 +35,13 @@ from .errors import BankError
 from .gitutil import (
     GitFailure,
     bank_top,
-    commit_refused,
     git_available,
     git_refused,
     has_commits,
     is_shallow,
     relative_to_top,
-    resolve_commit,
     run_git,
+    since_base,
     split_z,
     stream_git,
     untracked,
@@ -100,30 +103,39 @@ def drift(bank: Bank, threshold_days: int = 90, scope: str | None = None, files:
     dirs_wanted = {p for p, k in kinds.items() if k == "dir"}
     try:
         dates = _last_commits(top, files_wanted, dirs_wanted)
+        pending = working_changes(top)
     except GitFailure as exc:
         raise git_refused(exc) from None
+    now = int(_dt.datetime.now(_dt.timezone.utc).timestamp())
 
     drifted, missing, uncommitted = [], [], 0
     for doc in anchored:
         doc_time = dates.get(doc_key[doc.path])
-        best: tuple[int, str, int] | None = None  # (code time, anchor, gap)
+        if doc_time is not None and doc_key[doc.path] in pending:
+            doc_time = now  # the document is being edited along with the code
+        elif doc_time is not None:
+            doc_time = max(doc_time, reviewed_time(doc) or 0)
+        best: tuple[int, str, int, list[str]] | None = None  # (code time, anchor, gap, files changed now)
         for raw in doc.anchors:
             rel = anchors[raw]
             if rel is None or kinds[rel] == "missing":
                 missing.append({"path": doc.path, "title": doc.title, "anchor": raw})
                 continue
-            code_time = dates.get(rel)
+            touched = sorted(p for p in pending if _covers(rel, p) and p != doc_key[doc.path])
+            code_time = now if touched else dates.get(rel)
             if code_time is None or doc_time is None:
                 continue
             if best is None or code_time > best[0]:
-                best = (code_time, raw, code_time - doc_time)
+                best = (code_time, raw, code_time - doc_time, touched)
         if doc_time is None:
             uncommitted += 1
             continue
         if best is not None and best[2] // _DAY > threshold_days:
-            drifted.append({"path": doc.path, "title": doc.title, "status": doc.status, "anchor": best[1],
-                            "doc_touched": _iso(doc_time), "code_touched": _iso(best[0]),
-                            "ahead_days": best[2] // _DAY})
+            entry = {"path": doc.path, "title": doc.title, "status": doc.status, "anchor": best[1],
+                     "doc_touched": _iso(doc_time), "code_touched": _iso(best[0]), "ahead_days": best[2] // _DAY}
+            if best[3]:
+                entry["uncommitted"] = best[3][:20]
+            drifted.append(entry)
     drifted.sort(key=lambda d: (-d["ahead_days"], d["path"], d["anchor"]))
     missing.sort(key=lambda m: (m["path"], m["anchor"]))
     result["drifted"], result["missing"] = drifted, missing
@@ -137,6 +149,31 @@ def drift(bank: Bank, threshold_days: int = 90, scope: str | None = None, files:
     if notes:
         result["note"] = " ".join(notes)
     return result
+
+
+def working_changes(top: Path) -> set[str]:
+    """Files (repo-relative) staged, modified or untracked now: the change being made counts as changed now."""
+    if not has_commits(top):
+        return set(untracked(top))
+    changed = split_z(run_git(top, "diff", "--name-only", "--no-relative", "--no-color", "--no-ext-diff", "-z",
+                              "HEAD", "--"))
+    return set(changed) | set(untracked(top))
+
+
+def reviewed_time(doc: Doc) -> int | None:
+    """The end (UTC) of the day in the document's `reviewed:` field, or None when it has no valid one."""
+    value = doc.frontmatter.get("reviewed")
+    if isinstance(value, _dt.datetime):
+        value = value.date()
+    if isinstance(value, str):
+        try:
+            value = _dt.date.fromisoformat(value.strip())
+        except ValueError:
+            return None
+    if not isinstance(value, _dt.date):
+        return None
+    end = _dt.datetime.combine(value, _dt.time(23, 59, 59), _dt.timezone.utc)
+    return int(end.timestamp())
 
 
 def repo_path(top: Path, raw: str) -> str | None:
@@ -232,13 +269,17 @@ def _iso(seconds: int) -> str:
     return _dt.datetime.fromtimestamp(seconds, _dt.timezone.utc).date().isoformat()
 
 
-def changed_files(top: Path, ref: str) -> list[str]:
-    """Code files changed since `ref`: `git diff --name-only REF` (tracked, working tree) plus untracked."""
-    commit = resolve_commit(top, ref)
+def changed_files(top: Path, ref: str, notes: list[str] | None = None) -> list[str]:
+    """Code files changed since `ref`: `git diff --name-only REF` (tracked, working tree) plus untracked.
+
+    `ref` resolves as for `changed` (`since_base`): a walk past the first commit compares with the
+    root commit, and the reason is appended to `notes`.
+    """
+    commit, note = since_base(top, ref)
+    if note and notes is not None:
+        notes.append(note + ("" if commit else "; only untracked files are listed."))
     if commit is None:
-        if ref == "HEAD" and not has_commits(top):
-            return sorted(untracked(top))
-        raise commit_refused(ref)
+        return sorted(untracked(top))
     changed = split_z(run_git(top, "diff", "--name-only", "--no-relative", "--no-color", "--no-ext-diff", "-z",
                               commit, "--"))
     return sorted(set(changed) | set(untracked(top)))
@@ -248,18 +289,20 @@ def _reverse(bank: Bank, top: Path | None, anchored: list[Doc], unanchored: int,
              changed_since: str | None) -> dict:
     """Documents whose anchors cover the given code files — "docs to review for this diff"."""
     wanted: list[str] = []
+    notes: list[str] = []
     if changed_since is not None:
         if top is None:
             raise BankError(f"Cannot list files changed since {changed_since}: the bank is not inside a git "
-                            "repository. Pass the code files instead.")
+                            "repository. Pass the code files instead (bank_drift with files).")
         try:
-            wanted += changed_files(top, changed_since)
+            wanted += changed_files(top, changed_since, notes)
         except GitFailure as exc:
             raise git_refused(exc) from None
+    base = top if top is not None else Path(os.path.realpath(bank.root)).parent  # the project folder
     for raw in files or ():
         if not isinstance(raw, str) or not raw.strip():
             continue
-        rel = repo_path(top, raw) if top is not None else posixpath.normpath(raw.strip().replace("\\", "/"))
+        rel = repo_path(base, raw)
         if rel is not None:
             wanted.append(rel)
     wanted = sorted(set(wanted))
@@ -267,7 +310,7 @@ def _reverse(bank: Bank, top: Path | None, anchored: list[Doc], unanchored: int,
     for doc in anchored:
         hits_anchor, hits_file = [], set()
         for raw in doc.anchors:
-            anchor = repo_path(top, raw) if top is not None else posixpath.normpath(raw.strip().replace("\\", "/"))
+            anchor = repo_path(base, raw)
             if anchor is None:
                 continue
             covered = [f for f in wanted if _covers(anchor, f)]
@@ -280,7 +323,9 @@ def _reverse(bank: Bank, top: Path | None, anchored: list[Doc], unanchored: int,
     result: dict = {"mode": "reverse", "files": wanted, "anchored": len(anchored), "unanchored": unanchored,
                     "documents": documents}
     if not anchored:
-        result["note"] = "No document lists code in `anchors:`, so no document can cover these files. " + HOW_TO_ANCHOR
+        notes.append("No document lists code in `anchors:`, so no document can cover these files. " + HOW_TO_ANCHOR)
+    if notes:
+        result["note"] = " ".join(notes)
     return result
 
 
@@ -305,7 +350,9 @@ def render_text(result: dict, style: Style = plain) -> str:
         if result["drifted"]:
             lines.append("drifted (code ahead of its document):")
             lines += ["  " + row for row in table([[d["path"], d["anchor"], f"doc {d['doc_touched']}",
-                                                     f"code {d['code_touched']}", f"{d['ahead_days']} days ahead"]
+                                                     f"code {d['code_touched']}", f"{d['ahead_days']} days ahead"
+                                                     + (f" (uncommitted: {', '.join(d['uncommitted'])})"
+                                                        if d.get("uncommitted") else "")]
                                                     for d in result["drifted"]])]
         if result["missing"]:
             lines.append(style("missing anchors (the path no longer exists):", fg="yellow"))

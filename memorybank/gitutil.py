@@ -222,3 +222,71 @@ def commit_refused(ref: str, dates_too: bool = False) -> BankError:
     alt = ", or an ISO date such as 2026-01-31" if dates_too else ""
     return BankError(f"Unknown git ref: {ref}. Give a branch, tag, commit id or HEAD~N that exists in this "
                      f"repository{alt}.")
+
+
+def missing_branch(top: Path) -> str | None:
+    """The branch HEAD names when it has no commit while other branches do (a typo'd or deleted branch)."""
+    if has_commits(top):
+        return None
+    try:
+        ref = decode(run_git(top, "symbolic-ref", "-q", "HEAD")).strip()
+        others = decode(run_git(top, "for-each-ref", "--count=1", "--format=%(refname:short)", "refs/heads",
+                                "refs/remotes")).strip()
+    except GitFailure:
+        return None
+    if not ref.startswith("refs/heads/") or not others:
+        return None
+    return ref[len("refs/heads/"):]
+
+
+def missing_branch_refused(branch: str) -> BankError:
+    return BankError(f"HEAD names the branch {branch}, which does not exist (it has no commit), while the "
+                     "repository has other branches. Switch to an existing branch (`git switch <branch>`), "
+                     "or commit on this one first.")
+
+
+def empty_tree(top: Path) -> str:
+    """The id of the empty tree in this repository's hash format (a diff base before the first commit)."""
+    return decode(run_git(top, "hash-object", "-t", "tree", os.devnull)).strip()
+
+
+def since_base(top: Path, ref: str, dates_too: bool = False) -> tuple[str | None, str | None]:
+    """`(commit, note)` to compare the working tree with for "changed since `ref`".
+
+    A first-parent walk past the first commit (`HEAD~5` in a 2-commit history) falls back to the
+    root commit, and the note says so. `(None, note)` means the repository has no commit yet and
+    `ref` is HEAD or a walk from it. HEAD naming a missing branch, or any other unknown ref, is refused.
+    """
+    commit = resolve_commit(top, ref)
+    if commit is not None:
+        return commit, None
+    base = walking_base(ref)
+    if ref == "HEAD" or base == "HEAD":
+        branch = missing_branch(top)
+        if branch is not None:
+            raise missing_branch_refused(branch)
+        if not has_commits(top):
+            return None, "The repository has no commits yet"
+    if base is None or resolve_commit(top, base) is None:
+        raise commit_refused(ref, dates_too=dates_too)
+    root = root_commit(top)
+    if root is None:  # pragma: no cover - a resolvable base implies a root commit
+        raise commit_refused(ref, dates_too=dates_too)
+    first = "the shallow clone's first commit" if is_shallow(top) else "the first commit"
+    return root, (f"{ref} reaches past {first}; compared with the root commit {root[:12]} instead "
+                  "(what the root commit itself added is not listed).")
+
+
+def ignored(cwd: str | os.PathLike[str], paths: list[str]) -> set[str]:
+    """Which of `paths` (relative to `cwd`) git ignores; empty outside git or when git fails."""
+    if not paths or not git_available():
+        return set()
+    data = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
+    try:
+        proc = subprocess.run(_BASE + ("check-ignore", "-z", "--stdin"), cwd=cwd, env=_env(), input=data,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return set()
+    if proc.returncode not in (0, 1):  # 128: not a repository
+        return set()
+    return set(split_z(proc.stdout))

@@ -8,12 +8,16 @@ bank's parent), like the globs.
 Choices the SPEC leaves open:
 - Only `status: active` rules guard. A guard item without `files` uses the rule's own scope
   (anchors/applies_to), or every file when the rule has none.
-- A guard item that cannot run (bad regex, no pattern, unknown severity) is reported once as a
-  violation of its rule, located at the rule document's `guard:` line, with the item's own severity
-  (so an enforced check that cannot run still fails the commit until it is fixed).
+- A rule whose definition has flaws (`rules.flaws`: a guard item that cannot run, no `do`, a
+  placeholder…) gets one error violation per flaw, named `incomplete-rule` like validate's finding
+  and located at the field's line (so an enforced check that cannot run fails the commit until it
+  is fixed); its checks that can run still run.
 - The bank's own documents are never guarded (validate governs them); binary files (a NUL byte in the
   first 8 KB) are skipped and not counted; deleted files are skipped.
-- Whole files are checked, not only the changed lines: a changed file must comply as a whole.
+- Whole files are checked, unless `changed_lines`: then only the lines git sees as added or changed
+  (all lines of an untracked file). A guard item's `exclude` globs exempt files its `files` cover;
+  a line holding `memorybank: ignore <rule>` (path, path without `.md`, or file stem), or below
+  such a line, is not flagged for that rule.
 - `staged` lists only staged files and reads them from the working tree, which equals the index
   under pre-commit (it stashes unstaged changes first).
 """
@@ -29,52 +33,99 @@ from .deliver import delivery_project
 from .deliver.globs import matches
 from .deliver.sources import Source, source_of
 from .errors import BankError
-from .gitutil import GitFailure, run_git, split_z, untracked
+from .gitutil import GitFailure, has_commits, run_git, split_z, untracked
 from .project import bank_relpath, git_toplevel
+from .rules import FINDING, flaws
 
 _SNIFF = 8192
 
 
-def guard(bank: Bank, files: list[str] | None = None, staged: bool = False) -> dict:
-    """Check the given files, or the files git sees as changed, against the rules' guard patterns."""
+def guard(bank: Bank, files: list[str] | None = None, staged: bool = False, changed_lines: bool = False) -> dict:
+    """Check the given files, or the files git sees as changed, against the rules' guard patterns.
+
+    With `changed_lines`, only the lines git sees as added or changed (staged ones with `staged`)
+    are checked: for pre-commit on legacy code that does not comply yet.
+    """
     bank.refresh()
     top = delivery_project(bank)
     rules = _guard_rules(bank, top)
     bank_rel = bank_relpath(bank.root, top)
     paths = _given(top, files) if files else _changed(bank, top, staged)
     paths = [p for p in paths if _bank_path(p, bank_rel) not in bank.docs]
+    if changed_lines and git_toplevel(top) is None:
+        raise BankError(f"The project folder {top} is not in a git repository, so there are no changed lines to "
+                        "find. Check whole files (leave changed_lines off).")
 
     violations: list[dict] = []
     compiled: list[tuple[Source, int, re.Pattern[str], tuple[str, ...], str, str]] = []
     for rule in rules:
+        for flaw in flaws(bank.docs[rule.path]):  # the definition validate and delivery apply
+            violations.append(_violation(_doc_path(bank_rel, rule.path), bank.docs[rule.path].line_of(flaw.field),
+                                         rule, flaw.guard_severity, f"{FINDING}: {flaw.short}. {flaw.fix}"))
         for check in rule.checks:
             if check.problem:
-                violations.append(_violation(_doc_path(bank_rel, rule.path), rule.guard_line, rule, check.severity,
-                                             f"guard check {check.index} cannot run: {check.problem}"))
                 continue
             message = check.message or f"matches the forbidden pattern {check.pattern}"
-            compiled.append((rule, check.index, re.compile(check.pattern), check.files, check.severity, message))
+            compiled.append((rule, check, re.compile(check.pattern), message))
 
     checked = 0
     for rel in paths:
         if os.path.islink(top / rel):
             continue  # git tracks the link, not what it points to (which may be outside the project)
-        applicable = [c for c in compiled if matches(rel, c[3])]
+        applicable = [c for c in compiled
+                      if matches(rel, c[1].files) and not (c[1].exclude and matches(rel, c[1].exclude))]
         text = _text(top / rel)
         if text is None:
             continue
         checked += 1
         if not applicable:
             continue
-        for number, line in enumerate(text.split("\n"), 1):
+        only = _changed_lines(top, rel, staged) if changed_lines else None
+        lines = text.split("\n")
+        for number, line in enumerate(lines, 1):
+            if only is not None and number not in only:
+                continue
             line = line.rstrip("\r")
-            for rule, _, pattern, _, severity, message in applicable:
-                if pattern.search(line):
-                    violations.append(_violation(rel, number, rule, severity, message))
+            for rule, check, pattern, message in applicable:
+                if pattern.search(line) and not _suppressed(rule.path, line, lines[number - 2] if number > 1 else ""):
+                    violations.append(_violation(rel, number, rule, check.severity, message))
     violations.sort(key=lambda v: (v["file"], v["line"] or 0, v["rule"], v["message"]))
     used = sorted({c[0].path for c in compiled})
     return {"passed": not any(v["severity"] == "error" for v in violations), "files_checked": checked,
             "violations": violations, "rules_used": used}
+
+
+_IGNORE = re.compile(r"memorybank:\s*ignore\s+([\w./-]+)")
+
+
+def _suppressed(rule_path: str, line: str, above: str) -> bool:
+    """Whether `memorybank: ignore <rule>` on the line (or the line above) names this rule.
+
+    The rule is named by its bank path (`rules/no-print.md`), without `.md`, or by its file stem.
+    """
+    stem = rule_path.rpartition("/")[2].removesuffix(".md")
+    names = {rule_path, rule_path.removesuffix(".md"), stem}
+    return any(m.group(1) in names for text in (line, above) for m in _IGNORE.finditer(text))
+
+
+_HUNK = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
+
+
+def _changed_lines(top: Path, rel: str, staged: bool) -> set[int] | None:
+    """Line numbers added or changed in `rel` (against the index with `staged`, else HEAD); None = every line."""
+    spec = f":(top,literal){rel}"
+    try:
+        if not split_z(run_git(top, "ls-files", "-z", "--", spec)):
+            return None  # untracked: every line is new
+        base = ("diff", "--cached") if staged else ("diff", "HEAD") if has_commits(top) else ("diff", "--cached")
+        out = run_git(top, *base, "-U0", "--no-color", "--no-ext-diff", "--no-renames", "--", spec)
+    except GitFailure as exc:
+        raise BankError(f"git could not list the changed lines of {rel}: {exc.stderr or exc}") from exc
+    found: set[int] = set()
+    for match in _HUNK.finditer(out):
+        start, count = int(match.group(1)), int(match.group(2) or 1)
+        found.update(range(start, start + count))
+    return found
 
 
 def _guard_rules(bank: Bank, top: Path) -> list[Source]:

@@ -3,8 +3,9 @@
 Reads the Stop event JSON on stdin and either stays silent (exit 0, no output) or prints
 `{"decision": "block", "reason": …}`, which makes the agent continue with the reason as its next
 instruction. It is silent when the event says a stop hook is already active, when there is no bank,
-when the git tree is clean, when the tree's fingerprint is the one it last asked about, or while the
-cooldown since its last ask in this session runs.
+when the git tree is clean and nothing was committed since the session began (its transcript's first
+timestamp, else the hook's first sight of the session), when the tree's fingerprint (and HEAD, after
+such commits) is the one it last asked about, or while the cooldown since its last ask runs.
 
 Choices the spec leaves open:
 - Changes under the bank's `_inbox/` are left out of the dirty check and the fingerprint: filing the
@@ -16,7 +17,7 @@ Choices the spec leaves open:
 - `MEMORYBANK_HOOK=off` or a `.memorybank-off` file beside the bank (the server's off switch, §11.4)
   silences it.
 
-Standard library only (no mcp, no GitPython, no bank index) so a stop costs two `git` calls. It never
+Standard library only (no mcp, no GitPython, no bank index) so a stop costs a few `git` calls. It never
 writes into the bank; its state is one small JSON file per (session, bank) in the temp folder. Any
 internal error exits 0 with one line on stderr: the hook must never fail the agent.
 """
@@ -31,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 from .atomic import write_atomic
@@ -70,7 +72,11 @@ def _env_number(name: str, default: float) -> float:
 
 
 def _parse_args(argv: list[str]) -> str | None:
-    """Return the `--root` value; `--help` prints usage. Unknown arguments are ignored, never fatal."""
+    """Return the `--root` value; `--help` prints usage. An unknown argument is refused on stderr.
+
+    A typo in settings.json (`--rot`) would otherwise leave a hook that silently looks for the
+    wrong bank; the refusal still exits 0 (the hook must never fail the agent).
+    """
     root = None
     i = 0
     while i < len(argv):
@@ -83,6 +89,10 @@ def _parse_args(argv: list[str]) -> str | None:
             i += 1
         elif arg.startswith("--root="):
             root = arg.split("=", 1)[1]
+        elif arg == "--root":
+            raise ValueError("--root needs a value (the bank folder); nothing was checked")
+        else:
+            raise ValueError(f"unknown argument {arg[:80]!r}; usage: {PROG} [--root BANK]; nothing was checked")
         i += 1
     return root
 
@@ -210,10 +220,47 @@ def inbox_queue(bank: Path, now: float) -> tuple[int, float]:
     return count, max(0.0, (now - oldest) / 86400)
 
 
-def reason_text(bank_label: str, changed: int, inbox: tuple[int, float] | None) -> str:
+def session_start(event: dict, state: dict, now: float) -> float:
+    """When the session began: its transcript's first timestamp, else when this hook first saw it."""
+    path = event.get("transcript_path")
+    if isinstance(path, str) and path:
+        try:
+            with open(path, "rb") as fh:
+                head = fh.read(65536).split(b"\n")
+        except OSError:
+            head = []
+        for line in head[:50]:
+            try:
+                stamp = json.loads(line).get("timestamp")
+                return datetime.fromisoformat(str(stamp).replace("Z", "+00:00")).timestamp()
+            except (ValueError, AttributeError, TypeError):
+                continue
+    first = state.get("first_seen")
+    return float(first) if isinstance(first, (int, float)) else now
+
+
+def session_commits(top: Path, since: float) -> tuple[int, str]:
+    """`(commits committed since the session began, HEAD id)`: work the agent already committed counts too."""
+    stamp = datetime.fromtimestamp(since, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    proc = subprocess.run(["git", "--no-optional-locks", "-C", str(top), "rev-list", "--count", f"--since={stamp}",
+                           "HEAD", "--"], capture_output=True, timeout=20)
+    if proc.returncode != 0:  # no commit yet
+        return 0, ""
+    count = int(proc.stdout.strip() or 0)
+    if not count:
+        return 0, ""
+    head = subprocess.run(["git", "--no-optional-locks", "-C", str(top), "rev-parse", "HEAD"], capture_output=True,
+                          timeout=20).stdout.strip().decode("ascii", "replace")
+    return count, head
+
+
+def reason_text(bank_label: str, changed: int, inbox: tuple[int, float] | None, commits: int = 0) -> str:
     """The instruction the agent reads when the hook blocks: short, exact, actionable."""
     files = "1 changed file" if changed == 1 else f"{changed} changed files"
-    text = (f"memorybank stop check (the working tree has {files}). Did this session produce a durable "
+    made = "" if not commits else ("1 commit" if commits == 1 else f"{commits} commits")
+    work = (f"the working tree has {files}" if changed else "") + (" and " if changed and made else "") + (
+        f"this session made {made}" if made else "")
+    text = (f"memorybank stop check ({work}). Did this session produce a durable "
             "fact the next session would need - a decision, constraint, gotcha or changed contract - that "
             f"{bank_label} does not hold yet? If not, stop without comment. If so, file one note per fact with "
             "bank_create, inbox: true (path: short-kebab-name.md; doc_kind; title; purpose: one line on when to "
@@ -247,12 +294,15 @@ def decide(event: dict, explicit_root: str | None, now: float) -> str | None:
     rel = bank_relpath(bank, top)
     inbox_prefix = None if rel.startswith("..") else ("" if rel == "." else rel + "/") + "_inbox/"
     entries = dirty_entries(_git_status(top), inbox_prefix)
-    if not entries:
-        return None
-    mark = fingerprint(top, entries)
     session = event.get("session_id")
     state_path = state_file(session if isinstance(session, str) else "", bank)
     state = _load_state(state_path)
+    commits, head = session_commits(top, session_start(event, state, now))
+    if not entries and not commits:
+        if "first_seen" not in state:
+            _save_state(state_path, {**state, "first_seen": now})
+        return None
+    mark = fingerprint(top, entries) + (f":{head}" if commits else "")
     if state.get("fingerprint") == mark:
         return None
     asked_at = state.get("asked_at")
@@ -263,8 +313,8 @@ def decide(event: dict, explicit_root: str | None, now: float) -> str | None:
     remind = count > 0 and (count >= _env_number("MEMORYBANK_INBOX_MAX", INBOX_MAX)
                             or age > _env_number("MEMORYBANK_INBOX_MAX_AGE_DAYS", INBOX_MAX_AGE_DAYS))
     label = (str(bank) if rel.startswith("..") else rel) + "/"
-    reason = reason_text(label, len(entries), (count, age) if remind else None)
-    _save_state(state_path, {"fingerprint": mark, "asked_at": now})
+    reason = reason_text(label, len(entries), (count, age) if remind else None, commits)
+    _save_state(state_path, {"fingerprint": mark, "asked_at": now, "first_seen": state.get("first_seen", now)})
     return reason
 
 

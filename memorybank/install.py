@@ -41,6 +41,8 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,7 +51,7 @@ from . import jsonedit
 from .atomic import ReplaceFailed, replace_files
 from .blocks import BEGIN, END, BlockShapeError, find_block
 from .errors import BankError
-from .project import bank_relpath, project_dir
+from .project import bank_relpath, git_toplevel, project_dir
 from .usage import usage_paragraph
 
 SERVER_NAME = "memorybank"
@@ -190,7 +192,23 @@ def _serves_bank(entry: Any, project: Path, bank: Path) -> bool:
     return os.path.realpath(project / root) == os.path.realpath(bank)
 
 
-def _plan_mcp(project: Path, bank: Path, root_arg: str, warnings: list[str]) -> _Plan:
+def server_command(warnings: list[str]) -> str:
+    """`mcp-memorybank` when it is on PATH, else the absolute path of the running one (with a warning)."""
+    if shutil.which(SERVER_COMMAND):
+        return SERVER_COMMAND
+    beside = Path(sys.executable).parent / SERVER_COMMAND
+    running = Path(sys.argv[0]).absolute() if os.path.basename(sys.argv[0]) == SERVER_COMMAND else None
+    found = running if running is not None and running.is_file() else beside if beside.is_file() else None
+    if found is None:
+        warnings.append(f"{SERVER_COMMAND} is not on PATH, so the agent cannot start the server; install it on PATH "
+                        "(pipx install .) or edit .mcp.json's command.")
+        return SERVER_COMMAND
+    warnings.append(f"{SERVER_COMMAND} is not on PATH; .mcp.json runs it by its absolute path {found}. Put it on "
+                    f"PATH (pipx install .) and the hooks' {HOOK_COMMAND} too, or they cannot run.")
+    return str(found)
+
+
+def _plan_mcp(project: Path, bank: Path, root_arg: str, warnings: list[str], command: str = SERVER_COMMAND) -> _Plan:
     path = project / ".mcp.json"
     plan = _Plan(".mcp.json", path, path.exists())
     doc = _JsonFile(_read_text(path, plan.rel), plan.rel)
@@ -204,7 +222,7 @@ def _plan_mcp(project: Path, bank: Path, root_arg: str, warnings: list[str]) -> 
                         f"({_compact(servers[SERVER_NAME])}); kept as it is. Delete it and re-run to replace it.")
         plan.note = f"mcpServers.{SERVER_NAME} kept (differs)"
         return plan
-    entry = {"command": SERVER_COMMAND, "args": ["--root", root_arg]}
+    entry = {"command": command, "args": ["--root", root_arg]}
     if "mcpServers" in doc.data:
         doc.insert(("mcpServers",), entry, SERVER_NAME)
     else:
@@ -394,15 +412,29 @@ def install(root: str | os.PathLike[str], project: str | os.PathLike[str] | None
     places += [CLIENTS[a].file for a in chosen if a in CLIENTS and a != "claude"]
     for place in places:
         _check_place(proj, place, bank)
-    plans: list[_Plan] = []
+    command = server_command(warnings) if any(a in CLIENTS for a in chosen) else SERVER_COMMAND
+    if "claude" in chosen and git_toplevel(proj) is None:
+        warnings.append(f"{proj} is not a git repository: the Stop hook asks only when git sees changed files, so "
+                        "it will never fire here. Run `git init` (and commit) in the project.")
+    makers = []
     if "claude" in chosen:
-        plans += [_plan_mcp(proj, bank, root_arg, warnings),
-                  _plan_settings(proj, claude_hook_root(bank, proj, root_arg), bank)]
+        makers += [lambda: _plan_mcp(proj, bank, root_arg, warnings, command),
+                   lambda: _plan_settings(proj, claude_hook_root(bank, proj, root_arg), bank)]
         if claude_md:
-            plans.append(_plan_claude_md(proj, rel.removeprefix("./")))
+            makers.append(lambda: _plan_claude_md(proj, rel.removeprefix("./")))
     for agent in chosen:
         if agent in CLIENTS and agent != "claude":
-            plans.append(_plan_client(proj, bank, agent, root_arg, warnings))
+            makers.append(lambda agent=agent: _plan_client(proj, bank, agent, root_arg, warnings, command))
+    plans, problems = [], []
+    for make in makers:  # every file is checked, so one run reports every file that needs fixing
+        try:
+            plans.append(make())
+        except BankError as exc:
+            problems.append(exc.message)
+    if len(problems) == 1:
+        raise BankError(problems[0])
+    if problems:
+        raise BankError(f"{len(problems)} files need fixing first: " + " ".join(problems))
     if not dry_run:
         writes = {plan.path: plan.new_text.encode("utf-8") for plan in plans if plan.new_text is not None}
         try:
@@ -432,7 +464,8 @@ def serves_bank(entry: Any, project: Path, bank: Path) -> bool:
     return _serves_bank(entry, project, bank)
 
 
-def _plan_client(project: Path, bank: Path, agent: str, root_arg: str, warnings: list[str]) -> _Plan:
+def _plan_client(project: Path, bank: Path, agent: str, root_arg: str, warnings: list[str],
+                 command: str = SERVER_COMMAND) -> _Plan:
     """One editor's project MCP file: our server entry added beside the others (see `clients`)."""
     from .clients import CLIENTS
 
@@ -451,7 +484,7 @@ def _plan_client(project: Path, bank: Path, agent: str, root_arg: str, warnings:
                         f"({_compact(servers[SERVER_NAME])}); kept as it is. Delete it and re-run to replace it.")
         plan.note = f"{key}.{SERVER_NAME} kept (differs)"
         return plan
-    entry = client.entry(root_arg)
+    entry = client.entry(root_arg, command)
     if key in doc.data:
         doc.insert((key,), entry, SERVER_NAME)
     else:

@@ -226,6 +226,11 @@ def deliver(result: dict[str, Any], style: Style = plain) -> str:
             lines.append("    dropped: " + ", ".join(f"{d['path']} ({d['reason']})" for d in entry["dropped"]))
     for item in result["withheld"]:
         lines.append(f"withheld {item['path']} ({item['kind']}, {item['reason']})")
+    if result.get("warning"):
+        lines.append(style(f"warning: {result['warning']}", fg="yellow"))
+    newly = result.get("newly_withheld") or []
+    if newly:
+        lines.append(style("now withheld, delivered at HEAD: " + ", ".join(i["path"] for i in newly), fg="red"))
     if result["mode"] == "check":
         stale = count(len(result["stale"]), "file")
         lines.append(style(f"{stale} out of date: " + ", ".join(result["stale"]), fg="red")

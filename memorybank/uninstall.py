@@ -61,7 +61,7 @@ def _servers(text: str, agent: str, root_arg: str, notes: list[str]) -> str:
     servers = data.get(client.servers_key) if isinstance(data, dict) else None
     if not isinstance(servers, dict) or SERVER_NAME not in servers:
         return text
-    if servers[SERVER_NAME] != client.entry(root_arg):
+    if not client.is_ours(servers[SERVER_NAME], root_arg):
         notes.append(f"{client.file}: {client.servers_key}.{SERVER_NAME} differs from what install writes; kept")
         return text
     text = jsonedit.remove(text, (client.servers_key,), SERVER_NAME)

@@ -1,4 +1,4 @@
-"""Validation (§9): the twelve rules a bank is held to, from its own contract and its structure."""
+"""Validation (§9): the fourteen rules a bank is held to, from its own contract and its structure."""
 
 from __future__ import annotations
 
@@ -8,11 +8,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from .assets import shipped_template_names
-from .bank import Bank
+from .bank import PROJECT_MARKERS, Bank
 from .contract import ENUM_FIELDS
 from .errors import BankError
 from .paths import nearest_index
 from .records import Doc, Finding
+from .rules import FINDING, finding_message, flaws, judged
 
 RULES: tuple[tuple[str, str], ...] = (
     ("invalid-frontmatter", "error"),
@@ -22,11 +23,13 @@ RULES: tuple[tuple[str, str], ...] = (
     ("ssot-conflict", "error"),
     ("must-not-define-violated", "error"),
     ("dangling-index-entry", "error"),
+    ("incomplete-rule", "error"),
     ("unregistered-doc", "warning"),
     ("unresolved-rule-reference", "warning"),
     ("unknown-enum-value", "warning"),
     ("unknown-layer-value", "warning"),
     ("no-contract", "warning"),
+    ("root-looks-like-project", "warning"),
 )
 SEVERITY = dict(RULES)
 _ORDER = {name: i for i, (name, _) in enumerate(RULES)}
@@ -269,8 +272,26 @@ def _no_contract(bank: Bank) -> Iterator[Finding]:
                       "Run `mcp-memorybank --root <bank> --init NAME` on a new bank, or add dna/ documents.")
 
 
+def _incomplete_rules(bank: Bank) -> Iterator[Finding]:
+    for path in bank.paths:
+        doc = bank.docs[path]
+        if not judged(doc):
+            continue
+        for flaw in flaws(doc):
+            yield Finding("error", FINDING, path, finding_message(flaw), doc.line_of(flaw.field))
+
+
+def _project_root(bank: Bank) -> Iterator[Finding]:
+    marker = next((m for m in PROJECT_MARKERS if (bank.root / m).is_file()), None)
+    if marker is not None:
+        yield Finding("warning", "root-looks-like-project", marker,
+                      f"The bank root holds {marker}, so it looks like a project folder rather than a bank: every "
+                      "markdown file of the project is indexed. Use the bank folder as root (e.g. ./memory_bank).")
+
+
 _CHECKS = (_invalid_frontmatter, _broken_derived_from, _missing_derived_from, _cycles, _ssot, _must_not_define,
-           _dangling, _unregistered, _rule_refs, _enums, _layers, _no_contract)
+           _dangling, _incomplete_rules, _unregistered, _rule_refs, _enums, _layers, _no_contract,
+           _project_root)
 
 
 def findings(bank: Bank) -> list[Finding]:

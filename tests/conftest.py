@@ -140,3 +140,11 @@ def fail_write_temp(monkeypatch, name: str, error: OSError) -> None:
         return real(target, data, like)
 
     monkeypatch.setattr(atomic, "write_temp", failing)
+
+
+@pytest.fixture(autouse=True)
+def installed_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The installed commands on PATH, as for a user who installed the package (install-hook checks it)."""
+    scripts = str(Path(sys.executable).parent)
+    if scripts not in os.environ.get("PATH", "").split(os.pathsep):
+        monkeypatch.setenv("PATH", scripts + os.pathsep + os.environ.get("PATH", ""))

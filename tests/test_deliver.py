@@ -476,7 +476,8 @@ def test_a_rule_still_holding_template_placeholders_is_withheld_everywhere(tmp_p
     repo.write("memory_bank/rules/half.md", rule(2, 5, dont="<the mistake this rule prevents>",
                                                  scope="<language or area tag, such as python>"))
     result = deliver(Bank(repo.path / "memory_bank"), targets=ALL_TARGETS)
-    assert {"path": "rules/half.md", "kind": "rule", "reason": "placeholder left in dont, scope"} \
+    assert {"path": "rules/half.md", "kind": "rule", "reason": "incomplete-rule: placeholder left in `dont`; "
+                                                                   "placeholder left in `scope`"} \
         in result["withheld"]
     for entry in result["channels"]:
         assert "rules/half.md" not in entry["kept"]

@@ -119,11 +119,13 @@ def test_cli_guard_exit_codes_and_json(repo):
 
 def test_pre_commit_hooks_run_as_declared(tmp_path):
     hooks = {h["id"]: h for h in yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
-    assert set(hooks) == {"memorybank-validate", "memorybank-deliver-check", "memorybank-guard"}
+    assert set(hooks) == {"memorybank-validate", "memorybank-deliver-check", "memorybank-drift-check",
+                          "memorybank-guard"}
     assert all(h["language"] == "python" for h in hooks.values())
     assert hooks["memorybank-guard"]["pass_filenames"] is True
     assert hooks["memorybank-validate"]["pass_filenames"] is False
     assert hooks["memorybank-deliver-check"]["pass_filenames"] is False
+    assert hooks["memorybank-drift-check"]["pass_filenames"] is False
     repo = Repo(tmp_path / "p")
     shutil.copytree(FIXTURE, repo.path / "memory_bank")
     repo.write("src/app.py", "print('hello')\n")

@@ -114,7 +114,7 @@ def test_uninstall_keeps_customised_entry_and_hand_edited_file(tmp_path: Path) -
     install(bank, agents="cursor")
     deliver(Bank(bank), targets="cline")
     cursor = project / ".cursor/mcp.json"
-    cursor.write_text(cursor.read_text().replace("mcp-memorybank", "/opt/bin/mcp-memorybank"))
+    cursor.write_text(cursor.read_text().replace('"args"', '"env": {"LOG": "1"}, "args"'))
     rules = project / ".clinerules/memorybank-rules.md"
     rules.write_text(rules.read_text() + "\nMy own line.\n")
     result = uninstall(bank)

@@ -68,7 +68,8 @@ def test_a_bank_built_only_through_the_writers_never_has_a_finding(tmp_path):
          ["domain/orders.md"], extra={"do": "Store money as integer cents.", "dont": "Use float for money.",
                                       "why": "Floats round.", "scope": "python", "applies_to": ["src/**/*.py"]})
     make("rules/add-endpoint.md", "recipe", "Add an endpoint", "Read when you add an HTTP endpoint.",
-         ["engineering/architecture.md"])
+         ["engineering/architecture.md"], extra={"when": "Adding an HTTP endpoint.",
+                                                 "do": "Start from the orders endpoint and its test."})
     epic = make("epics/EP-001-payments/charter.md", "epic", "EP-001 Payments",
                 "Read when you need the goal of the payments epic.", ["product/vision.md"])
     assert epic["created_index"] == "epics/README.md"

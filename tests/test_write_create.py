@@ -162,7 +162,7 @@ def test_bank_template_supplies_defaults_body_and_dates(tmp_path):
                  derived_from=UP)
     assert out["template"] == "flows/templates/adr.md"
     text = read(bank, "adr/ADR-002.md")
-    assert f"decision_status: proposed\ndate: {today()}\nreviewer: <who reviews>\n---\n\n# Use SQLite\n" in text
+    assert f"decision_status: proposed\ndate: {today()}\n# reviewer: <who reviews>\n---\n\n# Use SQLite\n" in text
     assert "```text\na fenced example stays inside the body\n```" in text
     assert f"Decided on {today()}." in text
     assert "title: <title>" not in text and "status: draft" in text

@@ -9,7 +9,9 @@ kept, dropped: [{path, reason}]}], withheld: [{path, kind, reason}], stale: [fil
 `action` is one of create / update / remove / unchanged / refused / skipped / none (nothing to
 deliver and nothing of ours to remove). In `dry_run` and `check` modes nothing is written and the
 actions say what a delivery would do. `stale` lists the files a delivery would change or refuses
-to change: `--check` fails when it is not empty.
+to change: `--check` fails when it is not empty, or when `newly_withheld` names a document that
+was a complete active rule or recipe in HEAD and is withheld now (it would silently stop shipping).
+`warning` says when every rule and recipe is withheld.
 
 A target that is not a regular file (a symlink, a folder, a device) or whose parent path holds a
 file is reported as `skipped` with the reason, like any file that is not ours. Writes are
@@ -66,8 +68,12 @@ def delivery_project(bank: Bank, project: str | os.PathLike[str] | None = None) 
 
 
 def deliver(bank: Bank, project: str | os.PathLike[str] | None = None, targets: str | Sequence[str] | None = None,
-            dry_run: bool = False, check: bool = False, force: bool = False) -> dict:
-    """Write (or with `dry_run`/`check`, only plan) the delivery channels of the enabled targets."""
+            dry_run: bool = False, check: bool = False, force: bool = False, threshold_days: int = 90) -> dict:
+    """Write (or with `dry_run`/`check`, only plan) the delivery channels of the enabled targets.
+
+    `threshold_days` is drift's: an anchored rule whose code is further ahead is left out of the
+    always-on channels.
+    """
     bank.refresh()
     if not bank.root.is_dir():
         raise BankError(f"No bank at {bank.root}: the folder does not exist. Pass --root <bank folder>.")
@@ -76,7 +82,7 @@ def deliver(bank: Bank, project: str | os.PathLike[str] | None = None, targets: 
     top = git_toplevel(bank.root)
     bank_rel = bank_relpath(bank.root, proj)
     anchor_base = Path(os.path.realpath(top)) if top is not None else proj
-    selection = select(bank, proj, anchor_base)
+    selection = select(bank, proj, anchor_base, threshold_days)
     outputs = render_all(selection, chosen, bank_rel, wired_targets(bank, proj))
 
     entries: list[tuple[Output | None, Action]] = []
@@ -106,10 +112,43 @@ def deliver(bank: Bank, project: str | os.PathLike[str] | None = None, targets: 
     if mode == "write":
         apply(proj, [action for _, action in entries])
     channels = [_entry(out, action) for out, action in entries]
-    return {"project": str(proj), "bank": bank_rel, "mode": mode, "targets": list(chosen), "channels": channels,
-            "withheld": [dict(w) for w in selection.withheld],
-            "stale": sorted({a.file for _, a in entries if a.stale}),
-            "refused": sorted({a.file for _, a in entries if a.action == "refused"})}
+    result = {"project": str(proj), "bank": bank_rel, "mode": mode, "targets": list(chosen), "channels": channels,
+              "withheld": [dict(w) for w in selection.withheld],
+              "stale": sorted({a.file for _, a in entries if a.stale}),
+              "refused": sorted({a.file for _, a in entries if a.action == "refused"})}
+    if selection.withheld and not selection.rules and not selection.recipes:
+        result["warning"] = (f"every rule and recipe is withheld ({len(selection.withheld)}): the delivered files "
+                             "hold no rule, only the bank's usage paragraph. Fix what validate reports.")
+    result["newly_withheld"] = newly_withheld(bank, top, selection.withheld)
+    return result
+
+
+def newly_withheld(bank: Bank, top: Path | None, withheld: Sequence[dict[str, str]]) -> list[dict[str, str]]:
+    """Documents withheld for flaws whose committed version (HEAD) was an active, complete rule or recipe.
+
+    Delivery would silently drop a rule that shipped before; `check` fails on them so the commit
+    that breaks a rule is the one that is stopped. Outside git there is no earlier version to see.
+    """
+    if top is None or not withheld:
+        return []
+    from ..gitutil import GitFailure, relative_to_top, run_git
+    from ..parse import parse_document
+    from ..rules import FINDING, flaws, judged
+
+    bank_rel = relative_to_top(top, bank.root)
+    out = []
+    for item in withheld:
+        if not item["reason"].startswith(FINDING):
+            continue  # moved out of `active` on purpose
+        spec = f"HEAD:{bank_rel + '/' if bank_rel else ''}{item['path']}"
+        try:
+            data = run_git(top, "show", "--no-textconv", spec)
+        except GitFailure:
+            continue  # not committed (new), or no commit yet
+        before = parse_document(item["path"], data)
+        if judged(before) and not flaws(before):
+            out.append({"path": item["path"], "reason": item["reason"]})
+    return out
 
 
 def _entry(out: Output | None, action: Action) -> dict:

@@ -1,10 +1,10 @@
 """Rule and recipe documents as delivery sources (§14.1): fields, scope globs, selection and rank.
 
 Choices the SPEC leaves open:
-- A rule without `do` is not delivered (it is withheld as `incomplete`); a recipe needs `do` or
-  `when`. Templates and `_inbox/` notes are never sources. A rule or recipe whose delivered fields
-  still hold a template placeholder (`<the mistake this rule prevents>`) is withheld too: no
-  channel ever carries template text.
+- An active rule or recipe with any flaw of `rules.flaws` (no `do`, a placeholder left, a bad
+  type, a guard that cannot run) is withheld as `incomplete-rule: <flaws>`, the same finding
+  validate reports: no channel ever carries template text. Templates and `_inbox/` notes are never
+  sources.
 - `priority` is a whole number 1–5; numbers outside are clamped, anything else counts as 3.
   Recipes rank the same way (their `priority`, default 3).
 - A recipe without `topic:` belongs to the topic `general`. Topics are grouped by their slug, so
@@ -21,37 +21,27 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from re import _constants as re_constants  # the parser's node kinds, to spot nested repeats
-from re import _parser as re_parser
 from typing import Any
 
 from ..bank import Bank
 from ..headings import normalize_heading, scan_text, section_bounds
 from ..parse import text_list, text_of
-from ..placeholder import placeholders
 from ..records import Doc
-from .globs import clean_glob, glob_problem
+from ..rules import Check, checks, flaws, withheld_reason
+from .globs import clean_glob
 
 SKELETON_LINES = 15
 DEFAULT_PRIORITY = 3
 DEFAULT_TOPIC = "general"
 KINDS = ("rule", "recipe")
 _SPACE = re.compile(r"\s+")
-_DONT_PREFIX = re.compile(r"^(?:don['’]t|do\s+not|never|avoid)\b[\s:,-]*", re.IGNORECASE)
+# A leading negation the `Do NOT` prefix replaces, in the languages banks are written in (en, ru, zh).
+_DONT_PREFIX = re.compile(
+    r"^(?:(?:don['’]t|do\s+not|never|avoid|not|no)\b"
+    r"|(?:никогда\s+не|не\s+надо|не\s+нужно|нельзя|не|никаких|никогда|избегайте|избегать)(?=\s|$)"
+    r"|不要|不得|不能|不可|切勿|禁止|避免|别|勿|不)[\s:,，：-]*", re.IGNORECASE)
 _SLUG_DROP = re.compile(r"[^\w]+")
 _FENCE_LINE = re.compile(r"^ {0,3}(?:`{3,}|~{3,})[ \t]*$")
-
-
-@dataclass(frozen=True, slots=True)
-class Check:
-    """One `guard:` item of a rule; `problem` says why it cannot run (then it is reported, not run)."""
-
-    index: int
-    pattern: str
-    files: tuple[str, ...]
-    severity: str
-    message: str | None
-    problem: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +108,10 @@ def sentence(text: str) -> str:
 
 
 def dont_clause(text: str) -> str:
-    """`Don't call print()` → `call print()`: the clause that follows `Do NOT`."""
+    """`Don't call print()` → `call print()`, `No untested code` → `untested code`, `Не используйте` → `используйте`.
+
+    The clause that follows `Do NOT`, with its own leading negation stripped so it is never doubled.
+    """
     rest = _DONT_PREFIX.sub("", text).strip() or text
     if len(rest) > 1 and rest[0].isupper() and rest[1].islower():
         rest = rest[0].lower() + rest[1:]
@@ -133,80 +126,6 @@ def _priority(value: Any) -> int:
     if isinstance(value, int):
         return min(5, max(1, value))
     return DEFAULT_PRIORITY
-
-
-def regex_problem(pattern: str) -> str | None:
-    """Why a guard pattern cannot run safely, or None.
-
-    It must compile (any compile failure — a bad range, a repeat count past the limit, nesting
-    past the parser's recursion — is reported, never raised), and no repeated group may hold a
-    repeat of its own (`(a+)+`, `(\\w+\\s*)*`): Python's regex engine cannot be interrupted, and such a
-    pattern takes exponential time on a line that almost matches.
-    """
-    try:
-        parsed = re_parser.parse(pattern)
-        re.compile(pattern)
-    except (re.error, OverflowError, RecursionError, ValueError, TypeError) as exc:
-        return f"bad regex {pattern[:80]!r}: {exc}"
-    if _nested_repeat(parsed, inside=False):
-        return (f"regex {pattern[:80]!r} repeats a group that itself repeats, which can take exponential time; "
-                "rewrite it without the nesting, or make the inner repeat possessive (a++) or atomic ((?>…))")
-    return None
-
-
-_REPEATS = (re_constants.MAX_REPEAT, re_constants.MIN_REPEAT)
-
-
-def _nested_repeat(items: Any, inside: bool) -> bool:
-    """Whether a parsed pattern has an unbounded-ish repeat (max > 1) inside another one."""
-    for op, av in items:
-        if op in _REPEATS:
-            low, high, sub = av
-            many = high > 1
-            if many and inside:
-                return True
-            if _nested_repeat(sub, inside or many):
-                return True
-        elif op is re_constants.SUBPATTERN:
-            if _nested_repeat(av[-1], inside):
-                return True
-        elif op is re_constants.BRANCH:
-            if any(_nested_repeat(branch, inside) for branch in av[1]):
-                return True
-        elif op in (re_constants.ASSERT, re_constants.ASSERT_NOT):
-            if _nested_repeat(av[1], inside):
-                return True
-    return False
-
-
-def _checks(value: Any, fallback_globs: tuple[str, ...]) -> tuple[Check, ...]:
-    """The rule's `guard:` list. A check without `files` uses the rule's own scope (or every file)."""
-    if value is None:
-        return ()
-    items = value if isinstance(value, list) else [value]
-    out = []
-    for index, item in enumerate(items, 1):
-        if not isinstance(item, dict):
-            out.append(Check(index, "", (), "warning", None, "a guard item must be a mapping with `pattern`"))
-            continue
-        pattern = item.get("pattern")
-        severity = text_of(item.get("severity")) or "error"
-        message = one_line(item.get("message"))
-        files = tuple(clean_glob(g) for g in text_list(item.get("files"))) or fallback_globs or ("**",)
-        problem = None
-        if not isinstance(pattern, str) or not pattern:
-            problem = "the guard item has no `pattern`"
-            pattern = "" if not isinstance(pattern, str) else pattern
-        else:
-            problem = regex_problem(pattern)
-        bad_glob = next((g for g in files if glob_problem(g)), None)
-        if problem is None and bad_glob is not None:
-            problem = f"bad glob in `files`: {glob_problem(bad_glob)}"
-        if severity not in ("error", "warning"):
-            problem = problem or f"severity must be error or warning, not {severity!r}"
-            severity = "warning"
-        out.append(Check(index, pattern, files, severity, message, problem))
-    return tuple(out)
 
 
 def scope_globs(doc: Doc, project: Path, anchor_base: Path) -> tuple[str, ...]:
@@ -248,7 +167,7 @@ def source_of(bank: Bank, doc: Doc, project: Path, anchor_base: Path) -> Source:
         when=one_line(fm.get("when")), scope=one_line(fm.get("scope")) if is_rule else None,
         topic=(one_line(fm.get("topic")) or DEFAULT_TOPIC) if not is_rule else "",
         priority=priority, score=round(score, 2), anchors=doc.anchors, globs=globs,
-        checks=_checks(fm.get("guard"), globs) if is_rule else (), guard_line=doc.line_of("guard"),
+        checks=checks(fm.get("guard"), globs) if is_rule else (), guard_line=doc.line_of("guard"),
         example=None if is_rule else skeleton(bank, doc),
     )
 
@@ -258,42 +177,32 @@ def rank_key(source: Source) -> tuple[float, str]:
     return (-source.score, source.path)
 
 
-def select(bank: Bank, project: Path, anchor_base: Path) -> Selection:
+def select(bank: Bank, project: Path, anchor_base: Path, threshold_days: int = 90) -> Selection:
     """Active rules and recipes in rank order, with drifted or missing-anchor documents marked unfit."""
     rules: list[Source] = []
     recipes: list[Source] = []
     withheld: list[dict[str, str]] = []
     for path in bank.paths:
         doc = bank.docs[path]
-        if doc.doc_kind not in KINDS or not doc.is_knowledge:
+        if doc.doc_kind not in KINDS or not doc.is_knowledge or doc.is_index:
             continue
         if doc.status != "active":
             withheld.append({"path": path, "kind": doc.doc_kind, "reason": "not active"})
             continue
+        found = flaws(doc)
+        if found:
+            withheld.append({"path": path, "kind": doc.doc_kind, "reason": withheld_reason(found)})
+            continue
         source = source_of(bank, doc, project, anchor_base)
-        if not source.do and (source.kind == "rule" or not source.when):
-            withheld.append({"path": path, "kind": source.kind, "reason": "incomplete"})
-            continue
-        unfilled = _unfilled(source)
-        if unfilled:
-            withheld.append({"path": path, "kind": source.kind,
-                             "reason": f"placeholder left in {', '.join(unfilled)}"})
-            continue
         (rules if source.kind == "rule" else recipes).append(source)
     rules.sort(key=rank_key)
     recipes.sort(key=rank_key)
-    unfit = _unfit(bank, {s.path: s.anchors for s in rules + recipes if s.anchors}, anchor_base)
+    unfit = _unfit(bank, {s.path: s.anchors for s in rules + recipes if s.anchors}, anchor_base, threshold_days)
     return Selection(tuple(rules), tuple(recipes), unfit, tuple(withheld))
 
 
-def _unfilled(source: Source) -> list[str]:
-    """The delivered fields that still hold a template placeholder (`<what to do …>`)."""
-    fields = {"do": source.do, "dont": source.dont, "why": source.why, "when": source.when,
-              "scope": source.scope, "topic": source.topic, "applies_to": " ".join(source.globs)}
-    return [name for name, value in fields.items() if value and placeholders(value)]
-
-
-def _unfit(bank: Bank, anchored: dict[str, tuple[str, ...]], anchor_base: Path) -> dict[str, str]:
+def _unfit(bank: Bank, anchored: dict[str, tuple[str, ...]], anchor_base: Path,
+           threshold_days: int = 90) -> dict[str, str]:
     """`{path: 'missing anchor' | 'drifted'}` for anchored sources.
 
     A missing anchor is seen on disk (so it counts outside git too); drift comes from the drift
@@ -308,7 +217,7 @@ def _unfit(bank: Bank, anchored: dict[str, tuple[str, ...]], anchor_base: Path) 
         rels = [repo_path(anchor_base, a) for a in anchors]  # read as drift reads anchors
         if any(rel is None or (rel and not os.path.lexists(anchor_base / rel)) for rel in rels):
             out[path] = "missing anchor"
-    report = drift(bank)
+    report = drift(bank, threshold_days=threshold_days)
     for item in report.get("missing", ()):
         if item["path"] in anchored:
             out.setdefault(item["path"], "missing anchor")

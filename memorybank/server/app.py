@@ -18,7 +18,14 @@ import anyio
 import mcp_types as t
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.stdio import stdio_server
-from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+from mcp.server.subscriptions import (
+    InMemorySubscriptionBus,
+    ListenHandler,
+    PromptsListChanged,
+    ResourcesListChanged,
+    ToolsListChanged,
+)
+from mcp.shared.exceptions import MCPError
 
 from .. import __version__
 from ..bank import Bank, bank_for
@@ -28,6 +35,11 @@ from . import prompts as prompt_texts
 from .surface import decide_mode, instructions
 from .tools import BY_NAME, TOOLS, parse_groups
 from .wire import INVALID, claimed_stdin
+
+RESOURCE_NOT_FOUND = -32002  # the handshake-era spec's code for an unknown resource
+INVALID_PARAMS = -32602
+# bank_init changes all three lists (seed: 1 tool, no prompts or resources → the full surface)
+CHANGES = NotificationOptions(tools_changed=True, prompts_changed=True, resources_changed=True)
 
 RESOURCES = (
     ("memorybank://index", "index", "Every document with purpose, kind, layer, status.", "application/json"),
@@ -53,6 +65,7 @@ class MemoryBankServer:
             on_list_tools=self.list_tools, on_call_tool=self.call_tool,
             on_list_resources=self.list_resources, on_read_resource=self.read_resource,
             on_list_prompts=self.list_prompts, on_get_prompt=self.get_prompt,
+            on_list_resource_templates=self.list_resource_templates,
             on_subscriptions_listen=ListenHandler(self.bus),
         )
 
@@ -138,18 +151,23 @@ class MemoryBankServer:
             return
         self.mode = mode
         self.server.instructions = instructions(mode, self.root)
-        try:
-            await ctx.session.send_tool_list_changed()
-        except Exception:  # noqa: BLE001 - a modern-era connection has no such channel
-            pass
-        await self.bus.publish(ToolsListChanged())
+        for send in ("send_tool_list_changed", "send_prompt_list_changed", "send_resource_list_changed"):
+            try:
+                await getattr(ctx.session, send)()
+            except Exception:  # noqa: BLE001 - a modern-era connection has no such channel
+                pass
+        for event in (ToolsListChanged(), PromptsListChanged(), ResourcesListChanged()):
+            await self.bus.publish(event)
 
     # -- resources and prompts -----------------------------------------------------------------
+
+    async def list_resource_templates(self, ctx: Any, params: Any) -> t.ListResourceTemplatesResult:
+        return t.ListResourceTemplatesResult(resource_templates=[])  # none; clients that browse them expect a list
 
     async def read_resource(self, ctx: Any, params: t.ReadResourceRequestParams) -> t.ReadResourceResult:
         uri = str(params.uri)
         if not self._full_surface():
-            raise ValueError(f"Resource {uri} is not offered in mode {self.mode}.")
+            raise MCPError(RESOURCE_NOT_FOUND, f"Resource {uri} is not offered in mode {self.mode}.", {"uri": uri})
         bank = bank_for(self.root)  # each resource refreshes it
         if uri == "memorybank://index":
             text, mime = dumps(resource_index(bank)), "application/json"
@@ -162,14 +180,21 @@ class MemoryBankServer:
             from ..writers import list_inbox
             text, mime = dumps(list_inbox(bank)), "application/json"
         else:
-            raise ValueError(f"Unknown resource {uri}. Resources: {', '.join(r[0] for r in RESOURCES)}.")
+            raise MCPError(RESOURCE_NOT_FOUND, f"Unknown resource {uri}. Resources: "
+                           f"{', '.join(r[0] for r in RESOURCES)}.", {"uri": uri})
         return t.ReadResourceResult(contents=[t.TextResourceContents(uri=uri, text=text, mime_type=mime)])
 
     async def get_prompt(self, ctx: Any, params: t.GetPromptRequestParams) -> t.GetPromptResult:
         prompt = prompt_texts.BY_NAME.get(params.name)
         if prompt is None or not self._full_surface():
-            raise ValueError(f"Unknown prompt {params.name}.")
-        text = prompt.render(dict(params.arguments or {}))
+            offered = ", ".join(p.name for p in prompt_texts.PROMPTS) if self._full_surface() else "none"
+            raise MCPError(INVALID_PARAMS, f"Unknown prompt {params.name}. Prompts: {offered}.")
+        args = dict(params.arguments or {})
+        missing = [name for name, _, required in prompt.arguments if required and not str(args.get(name, "")).strip()]
+        if missing:
+            raise MCPError(INVALID_PARAMS, f"Prompt {prompt.name} needs the argument {', '.join(missing)}. "
+                           "Pass it in arguments.")
+        text = prompt.render(args)
         return t.GetPromptResult(description=prompt.description, messages=[
             t.PromptMessage(role="user", content=t.TextContent(type="text", text=text))])
 
@@ -178,8 +203,7 @@ class MemoryBankServer:
     async def run_stdio(self) -> None:
         with claimed_stdin() as lines:
             async with stdio_server(stdin=lines) as (read, write):  # type: ignore[arg-type]
-                await self.server.run(read, write, self.server.create_initialization_options(
-                    NotificationOptions(tools_changed=True)))
+                await self.server.run(read, write, self.server.create_initialization_options(CHANGES))
 
 
 def resource_index(bank: Any) -> dict[str, Any]:

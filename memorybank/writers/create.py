@@ -9,11 +9,13 @@ from typing import Any
 from ..bank import Bank
 from ..errors import BankError
 from ..placeholder import placeholders
+from ..rules import refuse_incomplete
 from .files import INPUT_LIMIT, Text, read_input_file
-from .frontmatter import render_frontmatter
+from .frontmatter import render_frontmatter, render_key
 from .gates import (
     anchors_list,
     as_list,
+    declared,
     enum_warnings,
     frontmatter_key,
     keys,
@@ -29,7 +31,7 @@ from .gates import (
 )
 from .registry import escape_inline, nearest_index, register
 from .session import result, writing
-from .templates import find_template, instantiate
+from .templates import find_template, instantiate, template_comments
 
 GOVERNED = ("title", "doc_kind", "doc_function", "purpose", "derived_from", "canonical_for", "must_not_define",
             "anchors", "status", "template_for", "template_target_path")
@@ -131,7 +133,8 @@ def create(bank: Bank, path: str, doc_kind: str, title: str, purpose: str, deriv
         not_forbidden(canonical, must_not)
         if not inbox or status == "active":
             requires_edges(bank, target, status, edges, warnings)
-        enum_warnings(bank, {"doc_kind": doc_kind, "status": status}, warnings)
+        declared(bank, "status", status)  # as set_status: a typo would skip every gate
+        enum_warnings(bank, {"doc_kind": doc_kind}, warnings)
         for other in near_duplicates(bank, title, purpose):
             warnings.append(f"near-duplicate: {other} has nearly the same title or purpose. "
                             f"Update it instead of creating a second home for the same fact?")
@@ -142,8 +145,10 @@ def create(bank: Bank, path: str, doc_kind: str, title: str, purpose: str, deriv
         template = None if inbox else find_template(bank, doc_kind, target)
         t_meta: dict[str, Any] = {}
         t_body = None
+        t_comments: tuple[str, ...] = ()
         if template is not None:
             t_meta, t_body, t_warnings = instantiate(template)
+            t_comments = template_comments(template)
             warnings.extend(t_warnings)
         meta: dict[str, Any] = {"title": title, "doc_kind": doc_kind}
         doc_function = t_meta.get("doc_function")
@@ -156,13 +161,21 @@ def create(bank: Bank, path: str, doc_kind: str, title: str, purpose: str, deriv
                 meta[name] = value
         meta["status"] = status
         left: list[str] = []
+        omitted: list[str] = []
+        hints: list[str] = []
         for key, value in t_meta.items():
             if key not in GOVERNED and key not in more and value is not None:
+                if placeholders(_flat(value)):  # an optional field the caller did not give: commented out,
+                    omitted.append(key)          # never filled with template text that delivery would withhold
+                    hints.extend("# " + line for line in render_key(key, value))
+                    left.extend(p for p in placeholders(_flat(value)) if p not in left)
+                    continue
                 meta[key] = value
-                left.extend(p for p in placeholders(_flat(value)) if p not in left)
         meta.update(more)
         enum_warnings(bank, {k: meta.get(k) for k in ("doc_function", "delivery_status", "decision_status")},
                       warnings)
+        if status == "active" and not inbox:
+            refuse_incomplete(target, doc_kind, meta)
 
         if given is not None:
             if given.lstrip("\ufeff").startswith("---"):
@@ -176,13 +189,17 @@ def create(bank: Bank, path: str, doc_kind: str, title: str, purpose: str, deriv
             left.extend(p for p in placeholders("\n".join(lines)) if p not in left)
         else:
             lines = [heading(title)]
+        if omitted:
+            warnings.append(f"{', '.join(omitted)} left commented out (the template has only placeholders for "
+                            f"them); set them with bank_set_field when they are known.")
         if left:
             shown = ", ".join(p if len(p) <= 40 else p[:37] + "…>" for p in left[:6]) + (" …" if len(left) > 6 else "")
             warnings.append(f"{len(left)} placeholder{'s' if len(left) > 1 else ''} left to fill in {target}: {shown}")
 
         index = nearest_index(tx, target)  # new files take the line endings of the index they sit under
         newline = Text.decode(tx.read(index) or b"", index).newline if index else "\n"
-        content = newline.join(["---", *render_frontmatter(meta), "---", "", *lines]) + newline
+        comments = list(t_comments) if template is not None else []
+        content = newline.join(["---", *render_frontmatter(meta), *hints, *comments, "---", "", *lines]) + newline
         tx.write(target, content.encode("utf-8"))
         registered: dict[str, str | None] = {"registered_in": None, "created_index": None}
         if not inbox:

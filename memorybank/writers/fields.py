@@ -10,6 +10,7 @@ from ..errors import BankError
 from ..headings import scan_headings
 from ..parse import text_of
 from ..paths import resolve_from
+from ..rules import refuse_incomplete
 from .create import heading
 from .frontmatter import read_block, remove_key, set_scalar
 from .frontmatter import set_list as write_list
@@ -70,6 +71,8 @@ def set_status(bank: Bank, path: str, status: str, release_canonical: bool = Fal
                              "Fix or remove the edge with bank_set_list before activating.")
             owned_elsewhere(bank, doc.canonical_for, mine=[doc.path])
             not_forbidden(doc.canonical_for, doc.must_not_define)
+            if doc.is_knowledge and not doc.is_index:
+                refuse_incomplete(doc.path, doc.doc_kind, doc.frontmatter)
         released: list[str] = []
         if status == "archived" and doc.canonical_for:
             if not release_canonical:
@@ -241,3 +244,35 @@ def set_list(bank: Bank, path: str, field: str, add: Any = None, remove: Any = N
         shown = [i if isinstance(i, dict) else text_of(i) for i in items]
         return result(tx, dry_run, warnings, path=doc.path, field=field, items=shown, added=added,
                       removed=[i if isinstance(i, dict) else text_of(i) for i in removed], changed=changed)
+
+
+def review(bank: Bank, path: str, dry_run: bool = False) -> dict[str, Any]:
+    """Stamp `reviewed: <today, UTC>` on a document: it was checked against its code and is current.
+
+    One frontmatter line changes (added or replaced); every other byte stays. Drift counts the
+    document as current from the later of its last commit and this date, so a reviewed document is
+    cleared without inventing a content edit. Returns `{path, reviewed, previous, changed}`.
+    """
+    from .templates import today
+
+    warnings: list[str] = []
+    with writing(bank, dry_run) as tx:
+        doc = bank.doc(path)
+        template_guard(doc)
+        if doc.in_inbox:
+            raise refuse("path", f"{doc.path} is an inbox note; it is not reviewed against code.",
+                         "Promote it (bank_promote) first.")
+        current = doc.frontmatter.get("reviewed")
+        if isinstance(current, (list, dict)):
+            raise refuse("reviewed", f"`reviewed` holds a list or mapping in {doc.path}, not a date.",
+                         "Make it one YYYY-MM-DD line by hand, then review again.")
+        stamp = today()
+        previous = text_of(current)
+        if previous == stamp:
+            return result(tx, dry_run, warnings, path=doc.path, reviewed=stamp, previous=previous, changed=False)
+        if not doc.anchors:
+            warnings.append(f"{doc.path} has no anchors, so drift never judges it; the stamp only records the review.")
+        text = load(tx, doc.path)
+        set_scalar(text, "reviewed", stamp)
+        tx.write(doc.path, text.encode())
+        return result(tx, dry_run, warnings, path=doc.path, reviewed=stamp, previous=previous, changed=True)

@@ -137,6 +137,21 @@ def _fenced_block(lines: list[str], start: int, end: int) -> str | None:
     return None
 
 
+def template_comments(template: Template) -> tuple[str, ...]:
+    """The top-level `#` comment lines of a wrapper template's frontmatter (e.g. a commented `guard:` example).
+
+    YAML loading drops comments; they are copied after the rendered keys so the example survives.
+    """
+    lines = [line.rstrip("\r") for line in template.text.split("\n")]
+    heads = [(normalize_heading(title), index) for level, title, index in scan_headings(lines) if level == 2]
+    for k, (title, index) in enumerate(heads):
+        if title == "instantiated frontmatter":
+            end = heads[k + 1][1] if k + 1 < len(heads) else len(lines)
+            block = _fenced_block(lines, index + 1, end) or ""
+            return tuple(line for line in block.split("\n") if line.startswith("#"))
+    return ()
+
+
 def instantiate(template: Template) -> tuple[dict[str, Any], str, list[str]]:
     """`(frontmatter, body, warnings)` of a template, dates filled with today (UTC)."""
     warnings: list[str] = []
