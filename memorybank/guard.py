@@ -34,6 +34,7 @@ from .deliver.globs import matches
 from .deliver.sources import Source, source_of
 from .errors import BankError
 from .gitutil import GitFailure, has_commits, run_git, split_z, untracked
+from .limits import GUARD_FILE_BYTES_MAX, GUARD_FILES_MAX, GUARD_VIOLATIONS_MAX
 from .project import bank_relpath, git_toplevel
 from .rules import FINDING, flaws
 
@@ -52,6 +53,11 @@ def guard(bank: Bank, files: list[str] | None = None, staged: bool = False, chan
     bank_rel = bank_relpath(bank.root, top)
     paths = _given(top, files) if files else _changed(bank, top, staged)
     paths = [p for p in paths if _bank_path(p, bank_rel) not in bank.docs]
+    notes: list[str] = []
+    if len(paths) > GUARD_FILES_MAX:  # only git's list gets here: a caller's list is refused in _given
+        notes.append(f"{len(paths):,} changed files; only the first {GUARD_FILES_MAX:,} (by path) were checked. "
+                     "Pass the files to check, or commit in smaller steps.")
+        paths = paths[:GUARD_FILES_MAX]
     if changed_lines and git_toplevel(top) is None:
         raise BankError(f"The project folder {top} is not in a git repository, so there are no changed lines to "
                         "find. Check whole files (leave changed_lines off).")
@@ -77,6 +83,9 @@ def guard(bank: Bank, files: list[str] | None = None, staged: bool = False, chan
         text = _text(top / rel)
         if text is None:
             continue
+        if text is _TOO_BIG:
+            notes.append(f"{rel} is over the {GUARD_FILE_BYTES_MAX:,}-byte limit of a checked file; not checked.")
+            continue
         checked += 1
         if not applicable:
             continue
@@ -91,8 +100,14 @@ def guard(bank: Bank, files: list[str] | None = None, staged: bool = False, chan
                     violations.append(_violation(rel, number, rule, check.severity, message))
     violations.sort(key=lambda v: (v["file"], v["line"] or 0, v["rule"], v["message"]))
     used = sorted({c[0].path for c in compiled})
-    return {"passed": not any(v["severity"] == "error" for v in violations), "files_checked": checked,
-            "violations": violations, "rules_used": used}
+    out = {"passed": not any(v["severity"] == "error" for v in violations), "files_checked": checked,
+           "violations": violations[:GUARD_VIOLATIONS_MAX], "rules_used": used}
+    if len(violations) > GUARD_VIOLATIONS_MAX:
+        out["violations_total"] = len(violations)
+        notes.append(f"{len(violations):,} violations; the first {GUARD_VIOLATIONS_MAX:,} are listed.")
+    if notes:
+        out["notes"] = notes[:20] + ([f"… and {len(notes) - 20:,} more notes"] if len(notes) > 20 else [])
+    return out
 
 
 _IGNORE = re.compile(r"memorybank:\s*ignore\s+([\w./-]+)")
@@ -155,7 +170,11 @@ def _bank_path(rel: str, bank_rel: str) -> str | None:
 
 def _given(top: Path, files: list[str]) -> list[str]:
     """Caller-named files (absolute, or relative to the project top) as top-relative paths; refuses strays."""
+    if len(files) > GUARD_FILES_MAX:
+        raise BankError(f"{len(files):,} files were given, over the {GUARD_FILES_MAX:,}-file limit of one guard call. "
+                        "Check them in batches of at most that many.")
     out: list[str] = []
+    seen: set[str] = set()
     real_top = os.path.realpath(top)
     for raw in files:
         text = str(raw).strip()
@@ -169,7 +188,8 @@ def _given(top: Path, files: list[str]) -> list[str]:
             raise BankError(f"{raw} is a folder; pass the files to check.")
         if not os.path.isfile(full):
             raise BankError(f"No file at {raw}. Pass existing files, or none to check what git sees as changed.")
-        if rel not in out:
+        if rel not in seen:
+            seen.add(rel)
             out.append(rel)
     return sorted(out)
 
@@ -189,12 +209,18 @@ def _changed(bank: Bank, top: Path, staged: bool) -> list[str]:
     return sorted(p for p in found if os.path.isfile(top / p))
 
 
+_TOO_BIG = "\0too big"  # a sentinel no decoded file text equals (a NUL would have made it binary)
+
+
 def _text(path: Path) -> str | None:
-    """The file's text, or None for a binary or unreadable file."""
+    """The file's text, `_TOO_BIG` past `GUARD_FILE_BYTES_MAX`, or None for a binary or unreadable file."""
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as handle:
+            data = handle.read(GUARD_FILE_BYTES_MAX + 1)
     except OSError:
         return None
+    if len(data) > GUARD_FILE_BYTES_MAX:
+        return _TOO_BIG
     if b"\0" in data[:_SNIFF]:
         return None
     return data.decode("utf-8", errors="replace")

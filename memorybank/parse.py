@@ -11,6 +11,7 @@ from typing import Any
 import yaml
 
 from .headings import scan_text
+from .limits import ALIAS_EXPANSION_LIMIT, BODY_INDEX_MAX, FRONTMATTER_MAX, LINKS_MAX
 from .paths import DEFAULT_LAYERS, layer_for, resolve_from
 from .records import Doc, Edge, Link, RuleRef, Section
 
@@ -67,9 +68,6 @@ def load_yaml(text: str) -> Any:
     if "*" in text:
         _check_aliases(value)
     return value
-
-
-ALIAS_EXPANSION_LIMIT = 100_000
 
 
 def _check_aliases(root: Any) -> None:
@@ -304,14 +302,22 @@ def _key_lines(lines: list[str], close: int) -> dict[str, int]:
     return out
 
 
-def _item_line(lines: list[str], start: int | None, end: int, raw: str) -> int | None:
-    """The first line at or after a key's line (within the frontmatter) that mentions `raw`."""
+_ITEM_WINDOW = 64  # lines looked ahead for the next item: items are in order, so the walk stays linear
+
+
+def _item_line(lines: list[str], start: int | None, end: int, raw: str, cursor: int) -> tuple[int | None, int]:
+    """The line of the next item mentioning `raw`, at or after `cursor` (a 0-based index into `lines`).
+
+    Returns `(1-based line, new cursor)`. Items are written in order, so each search starts where the
+    last one was found and looks a bounded distance ahead: a 300,000-item list is one pass, not a
+    scan from the key per item. An item not found there is placed at its key's line.
+    """
     if start is None:
-        return None
-    for index in range(start - 1, end):
+        return None, cursor
+    for index in range(max(cursor, start - 1), min(end, max(cursor, start - 1) + _ITEM_WINDOW)):
         if raw in lines[index]:
-            return index + 1
-    return start
+            return index + 1, index
+    return start, cursor
 
 
 def _edges(path: str, value: Any, lines: list[str] | None = None, start: int | None = None,
@@ -320,6 +326,7 @@ def _edges(path: str, value: Any, lines: list[str] | None = None, start: int | N
         return ()
     items = value if isinstance(value, list) else [value]
     edges = []
+    cursor = 0
     for item in items:
         fit = None
         if isinstance(item, dict):
@@ -332,7 +339,9 @@ def _edges(path: str, value: Any, lines: list[str] | None = None, start: int | N
         target, external = resolve_from(path, raw)
         if target in (".", "") or target.endswith("/.."):
             continue
-        line = _item_line(lines, start, end, raw) if lines is not None else None
+        line = None
+        if lines is not None:
+            line, cursor = _item_line(lines, start, end, raw, cursor)
         edges.append(Edge(raw=raw, target=target, fit=fit, external=external, line=line))
     return tuple(edges)
 
@@ -355,13 +364,18 @@ def _in_code_span(text: str, pos: int) -> bool:
     return any(m.start() < offset < m.end() for m in _CODE_SPAN.finditer(line))
 
 
-def _scan_body(path: str, body: str, first_line: int) -> tuple[list[Section], str | None, list[Link], list[RuleRef]]:
-    """Sections, first H1, links and rule references of a body, by regex passes over the whole text."""
+def _scan_body(path: str, body: str, first_line: int
+               ) -> tuple[list[Section], str | None, list[Link], list[RuleRef], int]:
+    """Sections, first H1, links and rule references of a body, by regex passes over the whole text.
+
+    At most `LINKS_MAX` links are kept; the last item is how many more were found (0 when none).
+    """
     headings, fences = scan_text(body, first_line)
     sections = [Section(title=title, line=line) for level, title, line in headings if level == 2]
     h1 = next((title for level, title, _ in headings if level == 1), None)
     links: list[Link] = []
     refs: list[RuleRef] = []
+    more_links = 0
     if "](" in body:
         line, pos = first_line, 0
         for match in _LINK.finditer(body):
@@ -372,6 +386,9 @@ def _scan_body(path: str, body: str, first_line: int) -> tuple[list[Section], st
             if not bare.endswith(".md") or _SCHEME.match(raw) or raw.startswith("/"):
                 continue
             if (fences and _in_ranges(line, fences)) or ("`" in _line_at(body, pos) and _in_code_span(body, pos)):
+                continue
+            if len(links) >= LINKS_MAX:
+                more_links += 1
                 continue
             target, external = resolve_from(path, bare)
             links.append(Link(target=target, raw=raw, line=line, external=external))
@@ -390,7 +407,7 @@ def _scan_body(path: str, body: str, first_line: int) -> tuple[list[Section], st
                     for match in _RULE_REF.finditer(_line_at(body, at)):
                         refs.append(RuleRef(raw=next(g for g in match.groups() if g), line=line))
             at = body.find(".md", at + 3)
-    return sections, h1, links, refs
+    return sections, h1, links, refs, more_links
 
 
 _WRAPPED = re.compile(r"^(\*\*|__|\*|_|`)((?:(?!\1).)+)\1$")
@@ -402,6 +419,26 @@ def _plain_title(h1: str | None) -> str | None:
         return h1
     match = _WRAPPED.match(h1.strip())
     return match.group(2).strip() if match and match.group(2).strip() else h1
+
+
+def _read_frontmatter(lines: list[str], block: str, close: int) -> tuple[dict[str, Any], str | None, int | None]:
+    """`(values, YAML error, error line)` of a frontmatter block; a broken one is read line by line."""
+    try:
+        loaded = fast_frontmatter(lines)
+        if loaded is None:
+            loaded = load_yaml(block) if block.strip() else {}
+        if loaded is None:
+            loaded = {}
+        if not isinstance(loaded, dict):
+            raise yaml.YAMLError(f"frontmatter is a {type(loaded).__name__}, not a mapping of keys")
+        return {str(k): v for k, v in loaded.items()}, None, None
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
+        first = str(exc).strip().split("\n", 1)[0] or type(exc).__name__
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        # YAML also breaks lines at U+0085/U+2028/U+2029, so its count can run past ours: clamp
+        # to the frontmatter, where the error is (close + 1 is the closing `---` line)
+        error_line = min(mark.line + 2, close + 1) if mark is not None else 2
+        return lenient_frontmatter(block), first, error_line
 
 
 def parse_document(path: str, data: bytes, mtime_ns: int = 0,
@@ -427,6 +464,7 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
     body_offset = 0
     close = None
     key_lines: dict[str, int] = {}
+    fm_lines: list[str] = []
     error_line: int | None = None
     head = _OPEN.match(text)
     if head:
@@ -444,27 +482,31 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
             if body_offset < len(text) and text[body_offset] == "\n":
                 body_offset += 1
             fm_lines = ["---", *lines]
-            key_lines = _key_lines(fm_lines, close)
             block = "\n".join(lines)
-            try:
-                loaded = fast_frontmatter(lines)
-                if loaded is None:
-                    loaded = load_yaml(block) if block.strip() else {}
-                if loaded is None:
-                    loaded = {}
-                if not isinstance(loaded, dict):
-                    raise yaml.YAMLError(f"frontmatter is a {type(loaded).__name__}, not a mapping of keys")
-                meta = {str(k): v for k, v in loaded.items()}
-            except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
-                first = str(exc).strip().split("\n", 1)[0] or type(exc).__name__
-                errors.insert(0, first)
-                mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-                # YAML also breaks lines at U+0085/U+2028/U+2029, so its count can run past ours: clamp
-                # to the frontmatter, where the error is (close + 1 is the closing `---` line)
-                error_line = min(mark.line + 2, close + 1) if mark is not None else 2
-                meta = lenient_frontmatter(block)
+            if len(block) > FRONTMATTER_MAX:
+                # Bounded work for any header: only what fits the cap is read, line by line, never by YAML
+                kept = block[:FRONTMATTER_MAX].rpartition("\n")[0]
+                fm_lines = fm_lines[:kept.count("\n") + 2] if kept else fm_lines[:1]
+                errors.insert(0, f"frontmatter is {len(block):,} characters, over the {FRONTMATTER_MAX:,}-character "
+                                 f"limit; its first {len(fm_lines) - 1:,} lines were read line by line")
+                key_lines = _key_lines(fm_lines, len(fm_lines))
+                meta, error_line = lenient_frontmatter(kept), 2
+            else:
+                key_lines = _key_lines(fm_lines, close)
+                meta, problem, error_line = _read_frontmatter(lines, block, close)
+                if problem:
+                    errors.insert(0, problem)
     body_line = (close + 2) if close is not None else 1
-    sections, h1, links, refs = _scan_body(path, text[body_offset:], body_line)
+    notes: list[str] = []
+    metadata_only = size > BODY_INDEX_MAX
+    if metadata_only:  # bounded work for any file: its body is neither scanned nor indexed
+        sections, h1, links, refs, more_links = [], None, [], [], 0
+        notes.append(f"the file is {size:,} bytes, over the {BODY_INDEX_MAX:,}-byte body limit; only its "
+                     "frontmatter is indexed (no sections, links or body search)")
+    else:
+        sections, h1, links, refs, more_links = _scan_body(path, text[body_offset:], body_line)
+    if more_links:
+        notes.append(f"it has {len(links) + more_links:,} links; only the first {LINKS_MAX:,} are indexed")
     stem = path.rpartition("/")[2][:-3] if path.endswith(".md") else path.rpartition("/")[2]
     title = text_of(meta.get("title")) or _plain_title(h1) or stem
     return Doc(
@@ -477,7 +519,7 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         delivery_status=text_of(meta.get("delivery_status")),
         decision_status=text_of(meta.get("decision_status")),
         derived_from=_edges(path, meta.get("derived_from"), fm_lines if has_frontmatter else None,
-                            key_lines.get("derived_from"), close or 0),
+                            key_lines.get("derived_from"), len(fm_lines) if has_frontmatter else 0),
         canonical_for=text_list(meta.get("canonical_for")),
         must_not_define=text_list(meta.get("must_not_define")),
         anchors=text_list(meta.get("anchors")),
@@ -496,4 +538,6 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         newline=newline,
         key_lines=key_lines,
         error_line=error_line if error_line is not None else (bad_line if errors else None),
+        metadata_only=metadata_only,
+        limit_note="; ".join(notes) if notes else None,
     )

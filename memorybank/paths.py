@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from .errors import BankError
+from .limits import NAME_MAX, PATH_MAX
 
 DEFAULT_LAYERS: dict[str, str] = {
     "dna": "dna",
@@ -50,10 +51,6 @@ def resolve_from(from_path: str, target: str) -> tuple[str, bool]:
 
 def _escape(raw: str) -> BankError:
     return BankError(f"Path must stay inside the bank: {raw}")
-
-
-NAME_MAX = 255  # bytes per path component and per whole path, as on Linux and macOS file systems
-PATH_MAX = 1024
 
 
 def normalize_path(root: Path, raw: str, exists: Callable[[str], bool] | None = None) -> str:

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import BankError
+from .limits import MAX_QUESTION
 from .paths import LAYERS
-
-MAX_QUESTION = 1000  # characters: a question or a pasted phrase, never a document
 
 
 def check_query(question: object, limit: object, max_limit: int, layer: str | None, what: str = "Question") -> int:

@@ -81,6 +81,8 @@ class Doc:
     newline: str = "\n"
     key_lines: dict[str, int] | None = None  # top-level frontmatter key -> 1-based file line
     error_line: int | None = None  # 1-based file line a YAML error points at
+    metadata_only: bool = False  # over the body limit: frontmatter indexed, body not scanned nor searched
+    limit_note: str | None = None  # what a limit left out of the index (body, links), for validate
 
     def line_of(self, key: str) -> int | None:
         """The file line of a top-level frontmatter key, if present."""

@@ -75,6 +75,8 @@ class SearchIndex(DerivedIndex):
 
     def body(self, path: str, doc: Doc) -> str | None:
         """The body of a document as on disk now, `\n`-separated (None if it cannot be read)."""
+        if doc.metadata_only:  # over the body limit: its metadata is searched, its body is not read
+            return ""
         try:
             with open(os.path.join(self._root, path), "rb") as handle:
                 data = handle.read()

@@ -1,4 +1,4 @@
-"""Validation (§9): the fourteen rules a bank is held to, from its own contract and its structure."""
+"""Validation (§9): the fifteen rules a bank is held to, from its own contract and its structure."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ RULES: tuple[tuple[str, str], ...] = (
     ("unknown-layer-value", "warning"),
     ("no-contract", "warning"),
     ("root-looks-like-project", "warning"),
+    ("document-over-limit", "warning"),
 )
 SEVERITY = dict(RULES)
 _ORDER = {name: i for i, (name, _) in enumerate(RULES)}
@@ -44,7 +45,10 @@ def _invalid_frontmatter(bank: Bank) -> Iterator[Finding]:
         doc = bank.docs[path]
         if not doc.parse_error:
             continue
-        if doc.has_frontmatter and "UTF-8" not in doc.parse_error and "NUL" not in doc.parse_error:
+        if doc.has_frontmatter and "-character limit" in doc.parse_error:
+            message = (f"{doc.parse_error[0].upper()}{doc.parse_error[1:]}. "
+                       "Keep the header short: move long lists into the body, or split the document.")
+        elif doc.has_frontmatter and "UTF-8" not in doc.parse_error and "NUL" not in doc.parse_error:
             message = (f"Frontmatter YAML does not parse ({doc.parse_error}); values were recovered line by line. "
                        "Quote values that contain `: ` (e.g. purpose: \"a: b\").")
         else:
@@ -272,6 +276,14 @@ def _no_contract(bank: Bank) -> Iterator[Finding]:
                       "Run `mcp-memorybank --root <bank> --init NAME` on a new bank, or add dna/ documents.")
 
 
+def _over_limit(bank: Bank) -> Iterator[Finding]:
+    for path in bank.paths:
+        note = bank.docs[path].limit_note
+        if note:
+            yield Finding("warning", "document-over-limit", path,
+                          f"Not fully indexed: {note}. Split the document into smaller ones to index all of it.")
+
+
 def _incomplete_rules(bank: Bank) -> Iterator[Finding]:
     for path in bank.paths:
         doc = bank.docs[path]
@@ -291,7 +303,7 @@ def _project_root(bank: Bank) -> Iterator[Finding]:
 
 _CHECKS = (_invalid_frontmatter, _broken_derived_from, _missing_derived_from, _cycles, _ssot, _must_not_define,
            _dangling, _incomplete_rules, _unregistered, _rule_refs, _enums, _layers, _no_contract,
-           _project_root)
+           _project_root, _over_limit)
 
 
 def findings(bank: Bank) -> list[Finding]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 import traceback
 from collections.abc import Sequence
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from mcp.server.subscriptions import (
     ToolsListChanged,
 )
 from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
 
 from .. import __version__
 from ..bank import Bank, bank_for
@@ -203,6 +205,10 @@ class MemoryBankServer:
     async def run_stdio(self) -> None:
         with claimed_stdin() as lines:
             async with stdio_server(stdin=lines) as (read, write):  # type: ignore[arg-type]
+                async def reply(error: t.JSONRPCError) -> None:
+                    with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+                        await write.send(SessionMessage(error))
+                lines.reply = reply
                 await self.server.run(read, write, self.server.create_initialization_options(CHANGES))
 
 

@@ -10,6 +10,14 @@ request (it has an `id` and a `method`) is rewritten before the SDK sees it:
 - any other method keeps its id and method with `params` the SDK refuses, so it answers with a
   JSON-RPC "invalid params" error.
 
+Two kinds of line are answered here, before the SDK sees them (the SDK would drop both):
+
+- a request behind stray bytes (`\xff\xfe{"id":85,...}`) gets a JSON-RPC parse error (-32700)
+  with its id;
+- a line longer than `REQUEST_MAX` characters is never held in memory: its first characters are
+  kept (for the id), the rest is read and dropped, and a `tools/call` gets an `isError` result
+  while any other request gets a JSON-RPC "invalid request" error, both naming the limit.
+
 Lines that are not requests (no id, not JSON at all) are passed on unchanged: there is nobody to
 answer. The id and method are read with Python's `json` (which has no such limits) or, if even that
 fails, from the start of the line.
@@ -23,12 +31,14 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import anyio
 import mcp_types as types
+
+from ..limits import REQUEST_MAX
 
 INVALID = "\u0000memorybank-unreadable"  # the marker key: no client sends a NUL-prefixed argument name
 _ID = re.compile(r'^\s*\{.{0,200}?"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")', re.S)
@@ -94,18 +104,98 @@ def sanitize(line: str) -> str:
     return json.dumps({"jsonrpc": "2.0", "id": ident, "method": method, "params": params}) + "\n"
 
 
-class SanitizedLines:
-    """Async lines of a text file, each passed through `sanitize` (what `stdio_server` iterates)."""
+_HEAD = 4000  # characters of an over-long line kept to find its id, method and tool name
 
-    def __init__(self, inner: anyio.AsyncFile[str]) -> None:
-        self.inner = inner
+
+def _error(ident: Any, code: int, message: str) -> types.JSONRPCError:
+    return types.JSONRPCError(jsonrpc="2.0", id=ident, error=types.ErrorData(code=code, message=message))
+
+
+def _answerable(ident: Any) -> bool:
+    return isinstance(ident, int) and not isinstance(ident, bool) or _plain(ident)
+
+
+def screen(line: str) -> str | types.JSONRPCError:
+    """`sanitize`, plus a parse error (-32700) for a request behind stray bytes that nobody else would answer."""
+    out = sanitize(line)
+    if out is not line:
+        return out
+    brace = line.find("{")
+    if brace <= 0 or not line[:brace].strip():
+        return out  # readable, or not a request at all
+    try:
+        types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        return out
+    except Exception:  # unreadable as a whole: is a request hiding behind the stray bytes?
+        pass
+    ident, method, _ = _parts(line[brace:])
+    if not _answerable(ident) or not _plain(method):
+        return out
+    return _error(ident, types.PARSE_ERROR,
+                  f"Parse error: the line starts with {brace} character(s) that are not JSON, so nothing was run. "
+                  "Send each request as one JSON object per line, with nothing before it.")
+
+
+def oversized(head: str) -> str | types.JSONRPCError | None:
+    """The answer to a request line over `REQUEST_MAX` characters, from its first characters (None: no id)."""
+    ident, method = _ID.search(head), _METHOD.search(head)
+    if ident is None or method is None:
+        return None
+    try:
+        value = json.loads(ident.group(1))
+    except ValueError:
+        return None
+    if not _answerable(value) or not _plain(method.group(1)):
+        return None
+    reason = (f"more than {REQUEST_MAX:,} characters, over the request size limit; "
+              "send smaller arguments (a body is capped at 1 MB anyway)")
+    name = _NAME.search(head)
+    if method.group(1) == "tools/call" and name is not None:
+        params = {"name": name.group(1), "arguments": {INVALID: reason}}
+        return json.dumps({"jsonrpc": "2.0", "id": value, "method": "tools/call", "params": params}) + "\n"
+    return _error(value, types.INVALID_REQUEST, f"Invalid request: the request holds {reason}.")
+
+
+Reply = Callable[[types.JSONRPCError], Awaitable[None]]
+
+
+class SanitizedLines:
+    """Async lines of a text file, screened (what `stdio_server` iterates); some are answered via `reply`.
+
+    Lines are read with a size bound, so a client sending one endless line cannot make the server
+    hold it; `reply` is set once the SDK's write stream exists.
+    """
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.reply: Reply | None = None
 
     def __aiter__(self) -> AsyncIterator[str]:
         return self._lines()
 
+    async def _read(self, size: int) -> str:
+        return await anyio.to_thread.run_sync(self.stream.readline, size, abandon_on_cancel=True)
+
     async def _lines(self) -> AsyncIterator[str]:
-        async for line in self.inner:
-            yield sanitize(line)
+        while True:
+            line = await self._read(REQUEST_MAX + 1)
+            if not line:
+                return
+            verdict: str | types.JSONRPCError | None
+            if len(line) > REQUEST_MAX and not line.endswith("\n"):
+                head = line[:_HEAD]
+                del line
+                while True:  # drop the rest of the line without holding it
+                    rest = await self._read(1 << 16)
+                    if not rest or rest.endswith("\n"):
+                        break
+                verdict = oversized(head)
+            else:
+                verdict = screen(line)
+            if isinstance(verdict, str):
+                yield verdict
+            elif verdict is not None and self.reply is not None:
+                await self.reply(verdict)
 
 
 @contextmanager
@@ -120,6 +210,6 @@ def claimed_stdin() -> Iterator[SanitizedLines]:
     os.close(null)
     stream = io.TextIOWrapper(os.fdopen(private, "rb", closefd=False), encoding="utf-8", errors="replace")
     try:
-        yield SanitizedLines(anyio.wrap_file(stream))
+        yield SanitizedLines(stream)
     finally:
         os.dup2(private, 0)

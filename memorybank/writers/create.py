@@ -8,6 +8,7 @@ from typing import Any
 
 from ..bank import Bank
 from ..errors import BankError
+from ..limits import PURPOSE_MAX, TITLE_MAX
 from ..placeholder import placeholders
 from ..rules import refuse_incomplete
 from .files import INPUT_LIMIT, Text, read_input_file
@@ -111,8 +112,8 @@ def create(bank: Bank, path: str, doc_kind: str, title: str, purpose: str, deriv
     """
     warnings: list[str] = []
     with writing(bank, dry_run) as tx:
-        title = one_line("title", title)
-        purpose = one_line("purpose", purpose)
+        title = one_line("title", title, limit=TITLE_MAX)
+        purpose = one_line("purpose", purpose, limit=PURPOSE_MAX)
         doc_kind = one_line("doc_kind", doc_kind)
         status = one_line("status", status or "draft")
         raw = str(path or "").strip().replace("\\", "/")

@@ -8,6 +8,7 @@ from typing import Any
 from ..bank import Bank
 from ..errors import BankError
 from ..headings import scan_headings
+from ..limits import PURPOSE_MAX, TITLE_MAX, VALUE_MAX
 from ..parse import text_of
 from ..paths import resolve_from
 from ..rules import refuse_incomplete
@@ -21,6 +22,7 @@ from .gates import (
     declared,
     frontmatter_key,
     keys,
+    list_cap,
     no_cycle,
     not_forbidden,
     one_line,
@@ -113,7 +115,8 @@ def set_field(bank: Bank, path: str, field: str, value: Any, dry_run: bool = Fal
             raise refuse("field", f"{field} belongs to templates.", "Edit the template by hand.")
         if value is None or isinstance(value, (list, dict)):
             raise refuse("value", f"`{field}` needs a scalar value.", "Pass one line of text.")
-        value = one_line("value", value if not isinstance(value, bool) else str(value).lower())
+        limit = {"title": TITLE_MAX, "purpose": PURPOSE_MAX}.get(field, VALUE_MAX)
+        value = one_line("value", value if not isinstance(value, bool) else str(value).lower(), limit=limit)
         if field in ENUM_SCALARS:
             declared(bank, field, value)
         current = doc.frontmatter.get(field)
@@ -152,18 +155,46 @@ def _edge_target(doc_path: str, item: Any) -> str:
     return resolve_from(doc_path, str(raw or ""))[0]
 
 
-def _matches(bank: Bank, doc_path: str, item: Any, wanted: str) -> bool:
-    """Whether a stored derived_from item is the one a caller names (as written, or by bank path)."""
-    raw = str(item.get("path") if isinstance(item, dict) else item).strip()
-    if raw == wanted.strip():
-        return True
-    target = _edge_target(doc_path, item)
-    candidates = {resolve_from(doc_path, wanted)[0]}
-    try:
-        candidates.add(bank.normalize(wanted))
-    except BankError:  # an escaping name simply matches nothing
-        pass
-    return target in candidates
+def _remove_items(bank: Bank, doc_path: str, field: str, current: list[Any],
+                  removes: list[Any]) -> tuple[list[Any], list[Any]]:
+    """`(items left, items removed)`: each wanted item takes the first unremoved match, by lookup.
+
+    derived_from items match as written or by the bank path they resolve to; others by text.
+    Lookups keep a large list linear (scanning the list per wanted item was quadratic).
+    """
+    if not removes:
+        return list(current), []
+    by_text: dict[str, list[int]] = {}
+    by_target: dict[str, list[int]] = {}
+    for index, item in enumerate(current):
+        if field == "derived_from":
+            raw = str(item.get("path") if isinstance(item, dict) else item).strip()
+            by_text.setdefault(raw, []).append(index)
+            by_target.setdefault(_edge_target(doc_path, item), []).append(index)
+        elif text_of(item) is not None:
+            by_text.setdefault(text_of(item) or "", []).append(index)
+    gone: set[int] = set()
+    removed: list[Any] = []
+    for wanted in removes:
+        wanted_text = str(wanted.get("path") if isinstance(wanted, dict) else wanted)
+        candidates = list(by_text.get(wanted_text.strip(), ()))
+        if field == "derived_from":
+            targets = {resolve_from(doc_path, wanted_text)[0]}
+            try:
+                targets.add(bank.normalize(wanted_text))
+            except BankError:  # an escaping name simply matches nothing
+                pass
+            for target in targets:
+                candidates.extend(by_target.get(target, ()))
+        hit = min((i for i in candidates if i not in gone), default=None)
+        if hit is None:
+            shown = ", ".join(str(i.get("path") if isinstance(i, dict) else i) for i in current[:50]) or "(empty)"
+            more = f" and {len(current) - 50:,} more" if len(current) > 50 else ""
+            raise refuse(field, f"{wanted_text} is not in {field} of {doc_path} (it holds: {shown}{more}).",
+                         "Name an item exactly as listed.")
+        gone.add(hit)
+        removed.append(current[hit])
+    return [item for index, item in enumerate(current) if index not in gone], removed
 
 
 def set_list(bank: Bank, path: str, field: str, add: Any = None, remove: Any = None,
@@ -189,20 +220,7 @@ def set_list(bank: Bank, path: str, field: str, add: Any = None, remove: Any = N
         text = load(tx, doc.path)
         raw = read_block(text).get(field)
         current: list[Any] = [] if raw is None else (list(raw) if isinstance(raw, list) else [raw])
-        items = list(current)
-        removed: list[Any] = []
-        for wanted in removes:
-            wanted_text = str(wanted.get("path") if isinstance(wanted, dict) else wanted)
-            if field == "derived_from":
-                hit = next((i for i in items if _matches(bank, doc.path, i, wanted_text)), None)
-            else:
-                hit = next((i for i in items if text_of(i) == wanted_text.strip()), None)
-            if hit is None:
-                shown = ", ".join(str(i.get("path") if isinstance(i, dict) else i) for i in current) or "(empty)"
-                raise refuse(field, f"{wanted_text} is not in {field} of {doc.path} (it holds: {shown}).",
-                             "Name an item exactly as listed.")
-            items.remove(hit)
-            removed.append(hit)
+        items, removed = _remove_items(bank, doc.path, field, current, removes)
         added: list[Any] = []
         if field == "derived_from":
             have = {_edge_target(doc.path, i) for i in items}
@@ -224,19 +242,21 @@ def set_list(bank: Bank, path: str, field: str, add: Any = None, remove: Any = N
                              "Add its new upstream in the same call, or set it to draft first.")
         else:
             new = anchors_list(bank, adds, warnings) if field == "anchors" else keys(field, adds)
-            present = [text_of(i) for i in items]
+            present = {text_of(i) for i in items}
             for item in new:
                 if item in present:
                     warnings.append(f"`{item}` is already in {field}.")
                     continue
                 items.append(item)
                 added.append(item)
-                present.append(item)
+                present.add(item)
             if field == "canonical_for":
                 owned_elsewhere(bank, [a for a in added], mine=[doc.path])
                 not_forbidden([text_of(i) or "" for i in items], list(doc.must_not_define))
             elif field == "must_not_define":
                 not_forbidden(list(doc.canonical_for), [text_of(i) or "" for i in items])
+        if added:
+            list_cap(field, len(items))
         changed = bool(added or removed)
         if changed:
             write_list(text, field, items)

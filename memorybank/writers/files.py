@@ -16,11 +16,11 @@ from pathlib import Path
 
 from ..atomic import TEMP_PREFIX, clean_up, fsync_dir, write_atomic, write_temp
 from ..errors import BankError
+from ..limits import INPUT_LIMIT
 
 LOCK_NAME = ".memorybank.lock"
 JOURNAL_NAME = ".memorybank-journal"  # hidden like the temps; exists only while a multi-file commit runs
 STALE_SECONDS = 3600
-INPUT_LIMIT = 1 << 20  # body_file / content_file cap (§16)
 _BOM = b"\xef\xbb\xbf"
 
 

@@ -415,6 +415,13 @@ def set_list(text: Text, key: str, items: list[Any]) -> None:
         _splice(text, block, at, at, new_lines, {key: items})
 
 
+def _identity(value: Any) -> str:
+    """A hashable stand-in for a plain list item (items may be mappings), so matching stays linear."""
+    if isinstance(value, str):
+        return "s" + value
+    return "j" + json.dumps(value, sort_keys=True, default=repr)
+
+
 def _edit_block_list(block: list[str], start: int, end: int, current: list[Any],
                      items: list[Any]) -> list[str] | None:
     """Line-level edit of a block list: drop removed items' lines, append new items after the last."""
@@ -427,19 +434,28 @@ def _edit_block_list(block: list[str], start: int, end: int, current: list[Any],
     extents = [(s, starts[k + 1] if k + 1 < len(starts) else end) for k, s in enumerate(starts)]
     plain_current = _plain(current)
     plain_items = _plain(items)
-    kept: list[str] = []
-    used = []
+    wanted = {_identity(v) for v in plain_items}
+    kept: list[list[str]] = []
+    used: list[Any] = []
+    used_ids: set[str] = set()
     for (s, e), value in zip(extents, plain_current):
-        if value in plain_items and value not in used:
+        ident = _identity(value)
+        if ident in wanted and ident not in used_ids:
+            used_ids.add(ident)
             used.append(value)
             lines = block[s:e]
             while lines and not lines[-1].strip():
                 lines = lines[:-1]
             kept.append(lines)
-    remaining = list(plain_items)
-    for value in used:
-        remaining.remove(value)
-    if [v for v in plain_items if v in used] != used:
+    pending = set(used_ids)
+    remaining = []
+    for value in plain_items:  # every item but the first copy of each kept one
+        ident = _identity(value)
+        if ident in pending:
+            pending.discard(ident)
+        else:
+            remaining.append(value)
+    if [v for v in plain_items if _identity(v) in used_ids] != used:
         return None  # reordering: not a line edit
     body = [line for lines in kept for line in lines]
     for value in remaining:

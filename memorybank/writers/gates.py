@@ -18,7 +18,8 @@ from ..drift import repo_path
 from ..errors import BankError
 from ..gitutil import bank_top
 from ..lang import Lexicon, lexicon_for
-from ..paths import resolve_from
+from ..limits import KEY_MAX, LIST_MAX, VALUE_MAX
+from ..paths import PATH_MAX, resolve_from
 from ..records import Doc
 
 LIST_FIELDS = ("derived_from", "canonical_for", "must_not_define", "anchors")
@@ -41,15 +42,19 @@ def no_nul(name: str, text: str, gate: str | None = None) -> str:
     return text
 
 
-def one_line(name: str, value: Any, gate: str | None = None) -> str:
-    """A required single-line text input, trimmed; refuses blank and multi-line values and NUL characters.
+def one_line(name: str, value: Any, gate: str | None = None, limit: int = VALUE_MAX) -> str:
+    """A required single-line text input, trimmed; refuses blank, multi-line and over-long values and NUL.
 
     The value may reach a markdown body (index entries repeat titles and purposes), where YAML
     escaping does not protect it. U+0085, U+2028 and U+2029 count as line breaks (YAML's own).
+    `limit` caps its length in characters (every one-line field has a bound, see limits.py).
     """
     text = "" if value is None else str(value).strip()
     if not text:
         raise refuse(gate or name, f"`{name}` is empty.", f"Give a one-line {name}.")
+    if len(text) > limit:
+        raise refuse(gate or name, f"`{name}` is {len(text):,} characters, over the {limit:,}-character limit.",
+                     f"Shorten `{name}` to at most {limit:,} characters; put details in the body.")
     if "\n" in text or "\r" in text:
         raise refuse(gate or name, f"`{name}` spans several lines.", f"Give `{name}` as one line.")
     for char, label in _BREAKS.items():
@@ -72,14 +77,25 @@ def frontmatter_key(name: str, key: Any) -> str:
 
 
 def as_list(value: Any, name: str) -> list[Any]:
-    """A list parameter: None → [], a string → one item (the CLI may pass `a,b` already split)."""
+    """A list parameter: None → [], a string → one item (the CLI may pass `a,b` already split).
+
+    More than `LIST_MAX` items are refused before any item is looked at.
+    """
     if value is None:
         return []
     if isinstance(value, (str, dict)):
         return [value]
     if isinstance(value, (list, tuple)):
+        list_cap(name, len(value))
         return list(value)
     raise refuse(name, f"`{name}` must be a list.", f"Pass `{name}` as a list of strings.")
+
+
+def list_cap(name: str, count: int) -> None:
+    """Refuse a governed list (or a list parameter) of more than `LIST_MAX` items (named by `name`)."""
+    if count > LIST_MAX:
+        raise refuse(name, f"`{name}` has {count:,} items, over the {LIST_MAX:,}-item limit of a list.",
+                     f"Keep a list to at most {LIST_MAX:,} items; split the document if it needs more.")
 
 
 def new_path(bank: Bank, raw: str) -> str:
@@ -115,13 +131,15 @@ def anchors_list(bank: Bank, items: list[Any], warnings: list[str]) -> list[str]
     anchor is absolute.
     """
     out = []
+    seen: set[str] = set()
     top: Path | None = None
     for item in items:
-        anchor = one_line("anchors item", item, "anchors").replace("\\", "/")
+        anchor = one_line("anchors item", item, "anchors", limit=PATH_MAX).replace("\\", "/")
         while anchor.startswith("./"):
             anchor = anchor[2:]
-        if anchor in out:
+        if anchor in seen:
             continue
+        seen.add(anchor)
         out.append(anchor)
         if os.path.isabs(anchor):
             top = top or bank_top(bank)
@@ -204,9 +222,11 @@ def resolve_edges(bank: Bank, doc_path: str, items: Iterable[Any], warnings: lis
 def keys(name: str, items: Iterable[Any]) -> list[str]:
     """Canonical / must-not-define keys: one-line strings, de-duplicated in order."""
     out: list[str] = []
+    seen: set[str] = set()
     for item in items:
-        key = one_line(f"{name} item", item, name)
-        if key not in out:
+        key = one_line(f"{name} item", item, name, limit=KEY_MAX)
+        if key not in seen:
+            seen.add(key)
             out.append(key)
     return out
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..bank import Bank
 from ..headings import scan_headings
+from ..limits import PURPOSE_MAX, TITLE_MAX
 from ..records import Doc
 from .create import DISCARD_LOG, GOVERNED, INBOX, heading
 from .files import Text
@@ -67,8 +68,8 @@ def promote(bank: Bank, path: str, to: str, doc_kind: str | None = None, title: 
     with writing(bank, dry_run) as tx:
         note = _note(bank, path, "promote")
         target = _destination(bank, note, to)
-        title = one_line("title", title if title is not None else note.title)
-        purpose = one_line("purpose", purpose if purpose is not None else note.purpose)
+        title = one_line("title", title if title is not None else note.title, limit=TITLE_MAX)
+        purpose = one_line("purpose", purpose if purpose is not None else note.purpose, limit=PURPOSE_MAX)
         doc_kind = one_line("doc_kind", doc_kind if doc_kind is not None else note.doc_kind)
         status = one_line("status", status or "active")
         if derived_from is not None:
