@@ -35,6 +35,7 @@ from typing import Any
 from .bank import Bank
 from .errors import BankError
 from .headings import scan_headings
+from .limits import PURPOSE_MAX, TITLE_MAX
 from .project import project_dir
 from .writers.create import GOVERNED, INBOX
 from .writers.files import Text
@@ -43,7 +44,7 @@ from .writers.registry import escape_inline
 from .writers.seed import GITIGNORE, _files, _named, shipped
 from .writers.session import result, writing
 
-PURPOSE_CAP = 500
+PURPOSE_CAP = PURPOSE_MAX
 STARTER_ROOT = "dna/principles.md"
 CLINE_KINDS = {"projectbrief.md": "project", "productcontext.md": "product", "systempatterns.md": "engineering",
                "techcontext.md": "engineering", "activecontext.md": "project", "progress.md": "project"}
@@ -133,6 +134,8 @@ def _edge(path: str, root: str | None) -> list[str]:
 def _meta_for(bank: Bank, path: str, lines: list[str], root: str | None) -> dict[str, Any]:
     doc = bank.docs[path]
     title = " ".join(doc.title.split()) or posixpath.splitext(posixpath.basename(path))[0]
+    if len(title) > TITLE_MAX:
+        title = title[:TITLE_MAX - 1].rstrip() + "…"
     index = posixpath.basename(path).lower() == "readme.md"
     kind = doc_kind_for(path)
     allowed = bank.contract.allowed("doc_kind") if bank.contract is not None else frozenset()

@@ -29,16 +29,14 @@ from .deliver import delivery_project
 from .deliver.files import owner_digest
 from .errors import BankError
 from .headings import scan_headings
+from .limits import IMPORT_FILES_MAX, IMPORT_NOTES_MAX, INPUT_LIMIT, VALUE_MAX
 from .parse import load_yaml
 from .writers.create import DISCARD_LOG, INBOX
-from .writers.files import INPUT_LIMIT
 from .writers.frontmatter import render_frontmatter
 from .writers.registry import escape_inline
 from .writers.session import result, writing
 
-MAX_FILES = 200  # files read per folder source
-MAX_GROUPS = 500  # notes filed per run
-TITLE_CAP = 120
+TITLE_CAP = 120  # well under TITLE_MAX: a note's title is a heading or "<file> lines a-b"
 _SLUG = re.compile(r"[^a-z0-9]+")
 _ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 
@@ -66,7 +64,7 @@ def _files(project: Path, rel: str, kind: str) -> list[str]:
         suffixes = tuple(kind.split("folder:", 1)[1].split(","))
         names = sorted(n for n in os.listdir(path) if n.endswith(suffixes) and (path / n).is_file()
                        and not (path / n).is_symlink())
-        return [f"{rel}/{n}" for n in names[:MAX_FILES]]
+        return [f"{rel}/{n}" for n in names[:IMPORT_FILES_MAX]]
     return []
 
 
@@ -186,8 +184,8 @@ def import_instructions(bank: Bank, project: str | os.PathLike[str] | None = Non
                     if mark in seen:
                         skipped.append({**where, "reason": "already filed (same text)"})
                         continue
-                    if len(filed) >= MAX_GROUPS:
-                        skipped.append({**where, "reason": f"over {MAX_GROUPS} notes in one run; run import again"})
+                    if len(filed) >= IMPORT_NOTES_MAX:
+                        skipped.append({**where, "reason": f"over {IMPORT_NOTES_MAX} notes in one run; import again"})
                         continue
                     seen.add(mark)
                     title = _title(heading, rel, first, last)
@@ -215,7 +213,8 @@ def _note(title: str, rel: str, lines: str, mark: str, body: str, applies: list[
     meta["import_fingerprint"] = mark
     if always is not None:
         meta["always_apply"] = always
-    if isinstance(description, str) and description.strip() and "\n" not in description.strip():
+    if isinstance(description, str) and description.strip() and "\n" not in description.strip() \
+            and len(description.strip()) <= VALUE_MAX:
         meta["description"] = description.strip()
     text = "\n".join(["---", *render_frontmatter(meta), "---", "", f"# {escape_inline(title)}", "",
                       body.strip("\n"), ""])
