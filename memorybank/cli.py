@@ -19,9 +19,9 @@ from . import __version__
 from .errors import BankError, clip
 
 PROG = "mcp-memorybank"
-ACTIONS = ("stats", "route", "search", "read", "validate", "surface", "install_hook", "adoption", "create", "promote",
-           "discard", "list_inbox", "init", "materialize_flows", "graph", "drift", "changed", "deliver", "guard",
-           "review", "adopt", "import", "install", "uninstall")
+ACTIONS = ("stats", "route", "search", "prime", "read", "validate", "surface", "install_hook", "adoption", "create",
+           "promote", "discard", "list_inbox", "init", "materialize_flows", "graph", "drift", "changed", "deliver",
+           "guard", "review", "adopt", "import", "install", "uninstall")
 WRITERS = ("create", "promote", "discard", "init", "materialize_flows", "review")
 NEEDS_NO_BANK = ("install_hook", "init", "install", "uninstall")  # wiring may come before `bank_init` creates the bank
 
@@ -92,6 +92,8 @@ def _style(enabled: bool) -> Callable[..., str]:
 @click.option("--stats", "a_stats", is_flag=True, help="Print what the index holds.")
 @click.option("--route", "a_route", metavar="QUESTION", help="Rank documents by metadata for a question.")
 @click.option("--search", "a_search", metavar="QUERY", help="Find where words or literals occur in bodies.")
+@click.option("--prime", "a_prime", metavar="TEXT",
+              help="Pointers a prompt hook would inject for TEXT (≤ 3 documents), or nothing below the bar.")
 @click.option("--layer", help="With --route/--search: only this layer (dna, knowledge, decision, …).")
 @click.option("--read", "a_read", multiple=True, metavar="PATH", help="Read a document (repeat for a batch).")
 @click.option("--section", help="With --read: one ## section.")
@@ -217,7 +219,7 @@ def command(root: str | None, as_json: bool, **opts: Any) -> None:
     if as_json:
         from .jsonout import dumps
         click.echo(dumps(result))
-    else:
+    elif text or action != "prime":  # a prime below the bar prints nothing at all
         click.echo(text)
     sys.exit(code)
 
@@ -229,6 +231,10 @@ def _run(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., str]
         from .stats import stats
         result = stats(bank)
         return result, render.stats(result, style), 0
+    if action == "prime":
+        from .prime import prime
+        result = prime(bank, opts["a_prime"])
+        return result, result["text"], 0
     if action in ("route", "search"):
         filters = {"doc_kind": opts["kind"], "layer": opts["layer"], "status": opts["status"]}
         if opts["limit"] is not None:

@@ -319,7 +319,15 @@ def decide(event: dict, explicit_root: str | None, now: float) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: print a block decision or nothing; always exit 0."""
+    """Entry point: print a block decision or nothing; always exit 0. `prime` / `session-start` dispatch."""
+    args = sys.argv[1:] if argv is None else argv
+    if args and args[0] in ("prime", "session-start"):
+        try:
+            from .hook_prime import main as prime_main
+        except Exception as exc:  # never fail the prompt
+            print(f"{PROG} {args[0]}: {exc.__class__.__name__}", file=sys.stderr)
+            sys.exit(0)
+        prime_main(args[0], args[1:])
     try:
         explicit = _parse_args(sys.argv[1:] if argv is None else argv)
         reason = decide(_read_event(sys.stdin), explicit, time.time())

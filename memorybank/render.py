@@ -184,13 +184,17 @@ def _facets(item: dict[str, Any]) -> str:
 
 
 def route(result: dict[str, Any], style: Style = plain) -> str:
-    """One block per result: score, path and title; kind · layer · status; the `why` line."""
+    """One block per result: score, path and title; a status other than active and the section; `why`."""
     if not result["results"]:
         return style(result.get("hint", "No match."), fg="yellow")
     lines: list[str] = []
     for item in result["results"]:
         lines.append(f"{item['score']:>7.2f}  " + style(item["path"], bold=True) + f"  {item['title']}")
-        lines.append(f"         {_facets(item)}" + (f"  → read § {item['section']}" if item.get("section") else ""))
+        facets = [f"({item['status']})"] if item.get("status") else []
+        if item.get("section"):
+            facets.append(f"→ read § {item['section']}")
+        if facets:
+            lines.append("         " + "  ".join(facets))
         lines.append(f"         {item['why']}")
     return "\n".join(lines)
 

@@ -1,6 +1,8 @@
-"""Routing (§5): rank documents by their hand-written metadata for "what should I read about X".
+"""Routing (§5, issue 14): rank documents for "what should I read about X".
 
-Only `canonical_for`, `purpose`, `title` and the `## ` headings are read — never bodies. Each
+Two kinds of evidence are fused (see `routed`): the hand-written metadata (`canonical_for`, `purpose`,
+`title`, `## ` headings), scored as below, and the prose of the body, read from the body search index
+(`evidence.py`). Metadata keeps its exact score; body evidence adds to it. Each
 document's fields are tokenised once (when the document is parsed or the vocabulary changes) into
 `RouteFields`, and an inverted index (`term → Postings`: document ids per field, key and heading
 slots) answers a question by touching only the documents that share a term with it; see `route`
@@ -30,6 +32,7 @@ only when every word of the key matched.
 from __future__ import annotations
 
 import bisect
+import heapq
 from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass
@@ -37,15 +40,21 @@ from itertools import chain
 
 from .bank import Bank
 from .derived import DerivedIndex
+from .evidence import Evidence, best_line, body_evidence
 from .lang import Concept, Lexicon, why_intent
 from .query import check_filters, check_query, empty_hint
 from .records import Doc
+from .search import SearchIndex
 
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 25
 EXACT, PREFIX, TRANSLATION = 1.0, 0.6, 0.9
 MIN_PREFIX_QUERY, MIN_PREFIX_TERM = 4, 4
 WEIGHT_CANONICAL, WEIGHT_PURPOSE, WEIGHT_TITLE, WEIGHT_SECTION = 5.0, 3.0, 2.0, 1.0
+WEIGHT_BODY = 5.0  # prose saying the whole question, saturated, weighs what owning a canonical key does
+TITLE_MAX = 48
+WHY_WORDS = 3  # matched words named per field in `why`  # characters of a title in a result
+INDEX_BODY = 0.5  # an index's prose mostly describes the documents it links to
 STATUS_FACTOR = {"active": 1.0, "draft": 0.7, "archived": 0.2}
 OTHER_STATUS_FACTOR = 0.9
 CLOSED_WORK = frozenset({"done", "cancelled"})
@@ -277,9 +286,20 @@ class _ConceptHits:
 
 def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str | None = None,
           layer: str | None = None, status: str | None = None) -> dict:
-    """Rank routable documents for a question by metadata (§5); `{results: [...]}` plus `hint` when empty.
+    """Rank routable documents for a question (metadata fused with body evidence); `hint` when empty."""
+    return routed(bank, question, limit, doc_kind, layer, status)[0]
 
-    How it stays fast on large banks without changing any score: per concept, the best score per
+
+def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str | None = None,
+           layer: str | None = None, status: str | None = None) -> tuple[dict, Evidence | None, SearchIndex | None]:
+    """`route`'s answer with the body evidence behind it (prime reads the evidence to judge confidence).
+
+    Metadata (§5) first, then fusion: the metadata top `limit` and the `3 × limit` documents
+    with the most body evidence are scored `metadata + WEIGHT_BODY × strength × multiplier`, where
+    strength counts only the concepts the document's title, purpose and keys do not already hold
+    (`Evidence.beyond`); an index (README) gets half.
+
+    How the metadata walk stays fast on large banks without changing any score: per concept, the best score per
     field comes from C-level dict merges over the postings (`_ConceptHits`). Documents are then
     scored exactly in the order of an upper bound counted in C: Σ over concepts of the weights of
     purpose (3) and title (2) when the concept reaches them, plus 5 if any key of theirs matched.
@@ -294,7 +314,7 @@ def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str |
     assert index.lexicon is not None
     concepts = index.lexicon.concepts(question)
     if not concepts:
-        return {"results": [], "hint": empty_hint(HINT, doc_kind, layer, status)}
+        return {"results": [], "hint": empty_hint(HINT, doc_kind, layer, status)}, None, None
     intent = why_intent(question)
     factors = index.factors(intent)
     matched_per_concept = [_concept_matches(index, concept) for concept in concepts]
@@ -362,10 +382,50 @@ def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str |
         slots = set().union(*(found for pairs in heading_hits for found, _ in pairs))
         for ident in sorted({slot >> SLOT_BITS for slot in slots} - counts.keys()):
             consider(ident)
-    if not top:
-        return {"results": [], "hint": empty_hint(HINT, doc_kind, layer, status)}
-    return {"results": [_result(docs[path], fields[index.ids[path]], -neg, matched_per_concept)
-                        for neg, path in top]}
+    # -- fusion with body evidence (issue 14): metadata keeps its score, prose adds up to WEIGHT_BODY --
+    body_index = SearchIndex.of(bank)
+    assert body_index.lexicon is not None
+    evidence = body_evidence(body_index, body_index.lexicon.search_concepts(question))
+    meta = {path: -neg for neg, path in top}
+    rows = dict(meta)  # path -> metadata score
+    body_ids = body_index.ids
+    strongest = heapq.nlargest(3 * limit, evidence.raw.items(), key=lambda item: item[1])
+    for sid, _ in strongest:
+        path = body_index.paths[sid]
+        ident = index.ids.get(path) if path is not None else None
+        if path is None or path in rows or ident is None:
+            continue
+        doc = docs.get(path)
+        if doc is None or (filtered and not ((doc_kind is None or doc.doc_kind == doc_kind)
+                                             and (layer is None or doc.layer == layer)
+                                             and (status is None or doc.status == status))):
+            continue
+        rows[path] = round(exact(ident) * factors[ident], 4)
+    fused = []
+    for path, value in rows.items():
+        sid = body_ids.get(path)
+        strength = evidence.beyond(body_index, sid, docs[path]) if sid is not None else 0.0
+        if docs[path].is_index:
+            strength *= INDEX_BODY
+        body = WEIGHT_BODY * strength * factors[index.ids[path]]
+        total = round(value + body, 4)
+        if total > 0:
+            fused.append((-total, path, value, body))
+    fused.sort()
+    if not fused:
+        return {"results": [], "hint": empty_hint(HINT, doc_kind, layer, status)}, None, None
+    results = []
+    for neg, path, value, body in fused[:limit]:
+        doc = docs[path]
+        line = None
+        if body > 0 and (body >= value or value == 0 or not _has_section(fields[index.ids[path]], matched_per_concept)):
+            line = best_line(body_index, evidence, doc)
+        results.append(_result(doc, fields[index.ids[path]], -neg, matched_per_concept, line if body else None))
+    return {"results": results}, evidence, body_index
+
+
+def _has_section(fields: RouteFields, per_concept: list[dict[str, float]]) -> bool:
+    return any(_field(terms, per_concept)[1] for _, terms in fields.sections)
 
 
 def _best(terms: Terms, matched: dict[str, float]) -> tuple[float, str | None]:
@@ -388,8 +448,12 @@ def _field(terms: Terms, per_concept: list[dict[str, float]]) -> tuple[float, li
     return total, list(dict.fromkeys(words))
 
 
-def _result(doc: Doc, fields: RouteFields, score: float, per_concept: list[dict[str, float]]) -> dict:
-    """One result row with its `why` line and, when a heading matched, the `section` to read."""
+def _result(doc: Doc, fields: RouteFields, score: float, per_concept: list[dict[str, float]],
+            line: tuple[int, str, str | None] | None = None) -> dict:
+    """One result row with its `why` line and `section`: the heading that matched, else the one above `line`.
+
+    `line` is the best body line when body evidence is named (`body: L42 "…"`).
+    """
     why: list[str] = []
     best_key: tuple[float, int, list[str]] | None = None
     for number, (_, terms) in enumerate(fields.keys):
@@ -402,11 +466,11 @@ def _result(doc: Doc, fields: RouteFields, score: float, per_concept: list[dict[
         if len(best_key[2]) >= len(terms):
             why.append(f"owns canonical_for: {key}")
         else:
-            why.append(f"canonical_for: {key} ({len(best_key[2])} of {len(terms)} words)")
+            why.append(f"canonical_for: {key} {len(best_key[2])}/{len(terms)}")
     for name, terms in (("purpose", fields.purpose), ("title", fields.title)):
         _, words = _field(terms, per_concept)
         if words:
-            why.append(f'{name}: "{", ".join(words)}"')
+            why.append(f'{name}: "{", ".join(words[:WHY_WORDS])}"')
     section: str | None = None
     best_section = 0.0
     for heading, terms in fields.sections:
@@ -415,8 +479,20 @@ def _result(doc: Doc, fields: RouteFields, score: float, per_concept: list[dict[
             best_section, section = total, heading
     if section is not None:
         why.append(f'section: "{section}"')
-    out: dict = {"path": doc.path, "title": doc.title, "purpose": doc.purpose, "doc_kind": doc.doc_kind,
-                 "layer": doc.layer, "status": doc.status, "score": round(score, 3), "why": "; ".join(why)}
+    if line is not None:
+        why.append(f'body: L{line[0]} "{line[1]}"')
+        if section is None:
+            section = line[2]
+    # Compact by design (issue 14: five results in ≤ 300 tokens): the purpose, kind and layer are one
+    # bank_read away; a status is shown only when it is not `active`, because it changes how to read.
+    out: dict = {"path": doc.path, "title": _clip(doc.title, TITLE_MAX), "score": round(score, 3),
+                 "why": "; ".join(why)}
+    if doc.status not in (None, "active"):
+        out["status"] = doc.status
     if section is not None:
         out["section"] = section
     return out
+
+
+def _clip(text: str, size: int) -> str:
+    return text if len(text) <= size else text[:size - 1].rstrip() + "…"

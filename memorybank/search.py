@@ -32,6 +32,7 @@ from __future__ import annotations
 import heapq
 import math
 import os
+import re
 from array import array
 from collections.abc import Callable, Iterable
 
@@ -51,6 +52,7 @@ K1, B = 1.2, 0.75
 ARCHIVED_FACTOR = 0.3
 PHRASE_BONUS, TITLE_BONUS, PURPOSE_BONUS = 0.5, 0.3, 0.15
 EXCERPT_MAX = 240
+HEADING_LINES = re.compile(r"^#{1,6}[ \t].*$", re.MULTILINE)
 HINT = "No document body contains these words; try bank_route to rank documents by topic."
 
 
@@ -65,7 +67,10 @@ class SearchIndex(DerivedIndex):
         self.paths: list[str | None] = []
         self.lengths: list[int] = []
         self.unique: list[int] = []
+        self.saturated: dict[str, tuple[tuple, dict[int, float]]] = {}  # routing's per-term memo (evidence.py)
+        self.headings: dict[str, dict[int, int]] = {}  # term -> id -> count in heading lines (routing evidence)
         self.meta: list[tuple[frozenset[str], frozenset[str]]] = []  # title and purpose terms
+        self.keys: list[frozenset[str]] = []  # canonical_for terms (routing's body evidence skips them)
         self._per_doc: dict[str, tuple[tuple, list[float]]] = {}
         self.postings: dict[str, tuple[array, array]] = {}
         self.live = 0
@@ -99,10 +104,16 @@ class SearchIndex(DerivedIndex):
         ident = len(self.paths)
         self.ids[path] = ident
         self.paths.append(path)
+        self.keys.append(frozenset(self.lexicon.search_terms(" ".join(doc.canonical_for))) if doc.canonical_for
+                         else frozenset())
         self.meta.append((frozenset(self.lexicon.search_terms(doc.title)),
                           frozenset(self.lexicon.search_terms(doc.purpose or ""))))
         self.lengths.append(length)
         self.unique.append(len(counts))
+        headings = HEADING_LINES.findall(body)
+        if headings:
+            for term, tf in self.lexicon.search_counts("\n".join(headings))[0].items():
+                self.headings.setdefault(term, {})[ident] = tf
         self.live += 1
         self.total_length += length
         self.total_postings += len(counts)
@@ -136,6 +147,12 @@ class SearchIndex(DerivedIndex):
                 del self.postings[term]
             elif len(keep) != len(ids):
                 self.postings[term] = (array("i", (ids[i] for i in keep)), array("i", (tfs[i] for i in keep)))
+        for term in list(self.headings):
+            alive = {ident: tf for ident, tf in self.headings[term].items() if paths[ident] is not None}
+            if alive:
+                self.headings[term] = alive
+            else:
+                del self.headings[term]
         self.total_postings -= self.dead_postings
         self.dead_postings = 0
 
@@ -209,7 +226,7 @@ def _concept_scores(index: SearchIndex, concept: SearchConcept) -> tuple[dict[in
     """Best tier-weighted form score per document, and the concept's idf weight."""
     best: dict[int, float] = {}
     weight = 0.0
-    whole_known = concept.forms[0].terms[0] in index.postings
+    whole_known = any(form.terms[0] in index.postings for form in concept.forms)
     if concept.parts and not whole_known:
         for form in concept.parts:
             scores, idf = index.form_scores(form)

@@ -14,7 +14,7 @@ def test_route_text_shows_score_path_title_facets_and_why():
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0].split() == ["19.50", "domain/billing.md", "Billing"]
-    assert lines[1].strip() == "domain · knowledge · active  → read § Filter thresholds"
+    assert lines[1].strip() == "→ read § Filter thresholds"  # results are compact: no kind · layer · status
     assert lines[2].strip().startswith("owns canonical_for: filter_thresholds")
 
 
@@ -28,7 +28,11 @@ def test_route_json_is_exactly_the_capability_dict():
 def test_route_filters_by_kind_and_layer():
     proc = run_cli("--root", str(FIXTURE), "--route", "invoice", "--kind", "adr", "--layer", "decision", "--json")
     found = json.loads(proc.stdout)["results"]
-    assert found and {r["doc_kind"] for r in found} == {"adr"} and {r["layer"] for r in found} == {"decision"}
+    bank = Bank(FIXTURE)
+    bank.refresh()
+    # rows are compact (no kind or layer); the filter holds for the documents behind them
+    assert found and {bank.docs[r["path"]].doc_kind for r in found} == {"adr"}
+    assert {bank.docs[r["path"]].layer for r in found} == {"decision"}
 
 
 def test_search_text_shows_path_line_and_excerpt_and_json_matches():

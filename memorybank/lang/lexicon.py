@@ -198,8 +198,12 @@ class Lexicon:
         cached = self._route_word.get(word)
         if cached is not None:
             return cached
-        parts = split_compound(word) if is_compound(word) else [word.lower()]
+        compound = is_compound(word)
+        parts = split_compound(word) if compound else [word.lower()]
         out = []
+        whole = _camel_whole(word) if compound else None
+        if whole is not None:  # `SQLite` also as the word `sqlite` would be: a query must not depend on case
+            out.append((english.stem(whole), whole, "en"))
         for part in parts:
             part = part.replace("ё", "е")
             # one character is no content word; a lone digit only when typed alone (`ISO-639-1`'s `1`
@@ -323,6 +327,9 @@ class Lexicon:
             low = piece.lower().replace("ё", "е")
             if is_compound(piece):
                 terms.append(low)
+                whole = _camel_whole(piece)
+                if whole is not None and english.stem(whole) != low:
+                    terms.append(english.stem(whole))
                 terms.extend(self.term(part.replace("ё", "е"))[0] for part in split_compound(piece))
             else:
                 terms.append(self.term(low)[0])
@@ -378,7 +385,11 @@ class Lexicon:
                 low = piece.lower().replace("ё", "е")
                 if is_compound(piece):
                     parts = tuple(dict.fromkeys(self.term(p.replace("ё", "е"))[0] for p in split_compound(piece)))
-                    emit(SearchConcept(piece, (SearchForm((low,), 10, low),),
+                    whole = _camel_whole(piece)
+                    typed = [SearchForm((low,), 10, low)]
+                    if whole is not None and english.stem(whole) != low:
+                        typed.append(SearchForm((english.stem(whole),), 10, english.stem(whole)))
+                    emit(SearchConcept(piece, tuple(typed),
                                        tuple(SearchForm((p,), 1, p) for p in parts), False))
                     continue
                 term, language = self.term(low)
@@ -420,6 +431,15 @@ class Lexicon:
         if pending:
             units.append((pending, pending in self.zh_canon))
         return units
+
+
+def _camel_whole(word: str) -> str | None:
+    """A mixed-case word of letters only (`SQLite`, `WebSockets`, `NodeJS`) lowercased: it is also a word.
+
+    Indexed and queried as the stem of that word as well as by its humps, so `sqlite` finds `SQLite` and
+    the other way round; identifiers with separators or digits (`FT-042`, `GCP_SA_KEY`) stay whole only.
+    """
+    return word.lower() if word.isascii() and word.isalpha() else None
 
 
 def _unique_forms(forms: list[SearchForm]) -> list[SearchForm]:

@@ -59,7 +59,7 @@ FILTERS = {"doc_kind": _s("Only this doc_kind."), "layer": _s("Only this layer."
 
 TOOLS: tuple[Tool, ...] = (
     Tool("bank_route", "find",
-         "Rank documents for a question by metadata (never bodies). Call before opening bank files; "
+         "Rank documents for a question by metadata and body text. Call before opening bank files; "
          "ask as the user asked, any language.",
          _obj(["question"], question=_s("As asked."),
               limit=_i("Max results.", 5, 1, 25), **FILTERS), "route:route", read_only=True),

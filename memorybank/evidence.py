@@ -1,0 +1,199 @@
+"""Body evidence for routing (issue 14): how strongly a document's prose, outside its headings, says a question.
+
+Routing's metadata fields (title, purpose, canonical_for, headings) are written to be routed on; the
+prose under them is not, yet it is where most answers live. This module reads the body search index
+(`search.SearchIndex`, shared with `bank_search`, so a warm server pays for it once) and turns BM25's
+pieces into a number in [0, 1) that can sit next to metadata scores without knowing the bank's size:
+
+- per question concept (search concepts: typed form tier 10, another language's word 6, identifier
+  parts 1), the BM25 term-frequency part `tf / (tf + k1 · (1 − b + b · length / average))` of its best
+  form, × tier / 10. Heading lines are subtracted from `tf`: headings and the title are metadata
+  already, and counting them twice would let a heading outvote the prose.
+- `strength` = Σ idf(concept) · that part ÷ Σ idf(concept): BM25 divided by the most any document could
+  score for this question, so 1 would mean every concept, saturated; a word no document holds still
+  weighs (at the largest idf), which is what makes an off-topic question weak everywhere.
+- `coverage` = the idf-weighted share of the concepts found at all (prime's confidence uses it).
+
+The best line is found the way `bank_search` finds it (`search._best_line`), only for the rows shown.
+"""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_left
+from dataclasses import dataclass
+
+from .lang import SearchConcept
+from .records import Doc
+from .search import SearchIndex, _best_line, _Body, _line_needles
+
+SATURATED_CACHE = 128  # terms whose saturated postings are kept per index
+EXCERPT = 40  # characters of the best line quoted in `why`
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """Per search-index id: prose strength × `total` (Σ idf); the concepts, their idf weights and values."""
+
+    raw: dict[int, float]
+    total: float
+    concepts: list[SearchConcept]
+    weights: list[float]
+    per_concept: list[dict[int, float]]
+
+    def strength(self, sid: int) -> float:
+        return self.raw.get(sid, 0.0) / self.total
+
+    def coverage(self, sid: int) -> float:
+        """The idf-weighted share of the question's concepts the document's prose holds at all."""
+        return sum(w for w, values in zip(self.weights, self.per_concept) if sid in values) / self.total
+
+    def beyond(self, index: SearchIndex, sid: int, doc: Doc) -> float:
+        """Strength from the concepts the document's title, purpose and canonical keys do not hold.
+
+        Each concept counts once per document, at the evidence that names it first: a word the title
+        already matched earns nothing more for appearing in the prose too.
+        """
+        title, purpose = index.meta[sid]
+        terms = title | purpose | index.keys[sid]
+        found = 0.0
+        for concept, weight, values in zip(self.concepts, self.weights, self.per_concept):
+            value = values.get(sid)
+            if value and not named(concept, terms):
+                found += weight * value
+        return found / self.total
+
+
+def _form_parts(index: SearchIndex, terms: tuple[str, ...], scale: float) -> tuple[dict[int, float], int]:
+    """Saturated tf (× scale) per id for a form needing all `terms` (mean over them), and the smallest df."""
+    norm, paths = index.norms(), index.paths
+    merged: dict[int, float] | None = None
+    smallest = 0
+    every_live = index.live == len(paths)
+    for term in terms:
+        entry = index.postings.get(term)
+        if entry is None:
+            return {}, 0
+        ids, tfs = entry
+        found = _saturated(index, term, ids, tfs, norm, paths, every_live)
+        if scale != 1.0:
+            found = {k: scale * v for k, v in found.items()}
+        smallest = len(ids) if not smallest else min(smallest, len(ids))
+        merged = found if merged is None else {k: v + found[k] for k, v in merged.items() if k in found}
+        if not merged:
+            return {}, smallest
+    assert merged is not None
+    count = len(terms)
+    return ({k: v / count for k, v in merged.items()} if count > 1 else merged), smallest
+
+
+def _saturated(index: SearchIndex, term: str, ids: array, tfs: array, norm: list[float], paths: list[str | None],
+               every_live: bool) -> dict[int, float]:
+    """`tf / (tf + norm)` per live id of one term, heading lines subtracted; memoised per index state.
+
+    Common terms touch thousands of postings on a large bank; the result only changes when a document
+    does, so it is kept (for the `SATURATED_CACHE` most recent terms) until the index's stamp moves.
+    """
+    stamp = (index.total_length, index.live, len(paths), index.total_postings)
+    cache = index.saturated
+    hit = cache.get(term)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    if every_live:
+        found = {ident: tf / (tf + norm[ident]) for ident, tf in zip(ids, tfs)}
+    else:
+        found = {ident: tf / (tf + norm[ident]) for ident, tf in zip(ids, tfs) if paths[ident] is not None}
+    heads = index.headings.get(term)
+    if heads:  # heading lines are metadata: only the prose's occurrences count
+        for ident, in_heads in heads.items():
+            if ident in found:
+                tf = tfs[bisect_left(ids, ident)] - in_heads  # ids are appended in increasing order
+                if tf > 0:
+                    found[ident] = tf / (tf + norm[ident])
+                else:
+                    del found[ident]
+    if len(cache) >= SATURATED_CACHE:
+        cache.pop(next(iter(cache)))
+    cache[term] = (stamp, found)
+    return found
+
+
+def body_evidence(index: SearchIndex, concepts: list[SearchConcept]) -> Evidence:
+    """Prose evidence of every document holding any of the question's content concepts (see the module doc)."""
+    content = _one_per_idea([c for c in concepts if not c.stop])
+    raw: dict[int, float] = {}
+    weights: list[float] = []
+    per_concept: list[dict[int, float]] = []
+    floor = index.idf(0)
+    for concept in content:
+        best: dict[int, float] = {}
+        df = 0
+        whole_known = any(form.terms[0] in index.postings for form in concept.forms)
+        forms = concept.parts if concept.parts and not whole_known else concept.forms
+        summed = forms is concept.parts
+        for form in forms:
+            parts, smallest = _form_parts(index, form.terms, form.tier / 10)
+            if smallest and (not df or smallest < df):
+                df = smallest
+            if not best:
+                best = dict(parts)
+                continue
+            get = best.get
+            if summed:
+                best.update({k: get(k, 0.0) + v for k, v in parts.items()})
+            else:
+                best.update({k: v for k, v in parts.items() if v > get(k, 0.0)})
+        if summed:
+            best = {k: min(v, 1.0) for k, v in best.items()}
+        weight = index.idf(df) if df else floor
+        weights.append(weight)
+        per_concept.append(best)
+        if not raw:
+            raw = {k: weight * v for k, v in best.items()}
+        else:
+            get_r = raw.get
+            raw.update({k: get_r(k, 0.0) + weight * v for k, v in best.items()})
+    return Evidence(raw, sum(weights) or 1.0, content, weights, per_concept)
+
+
+def named(concept: SearchConcept, terms: set[str]) -> bool:
+    """Do these metadata terms hold the concept: a form whole, or an identifier's every part?"""
+    if any(all(t in terms for t in form.terms) for form in concept.forms):
+        return True
+    return bool(concept.parts) and all(all(t in terms for t in part.terms) for part in concept.parts)
+
+
+def _one_per_idea(concepts: list[SearchConcept]) -> list[SearchConcept]:
+    """Drop a concept that translates an earlier one (`invoice 发票 счет` is one idea typed three times)."""
+    out: list[SearchConcept] = []
+    seen: set[tuple[str, ...]] = set()
+    for concept in concepts:
+        forms = {form.terms for form in concept.forms}
+        if forms & seen:
+            continue
+        seen |= forms
+        out.append(concept)
+    return out
+
+
+def best_line(index: SearchIndex, evidence: Evidence, doc: Doc) -> tuple[int, str, str | None] | None:
+    """The body line carrying most of the evidence: `(file line, short excerpt, heading above it)`."""
+    text = index.body(doc.path, doc)
+    if not text or not evidence.concepts:
+        return None
+    assert index.lexicon is not None
+    needles = _line_needles(index.lexicon, evidence.concepts)
+    line, excerpt = _best_line(needles, evidence.weights, _Body(text), doc.body_line, evidence.concepts,
+                               index.lexicon)
+    if not excerpt:
+        return None
+    excerpt = excerpt.lstrip("#>-*| ").strip() or excerpt
+    if len(excerpt) > EXCERPT:
+        excerpt = excerpt[:EXCERPT - 1].rstrip() + "…"
+    section = None
+    for candidate in doc.sections:
+        if candidate.line <= line:
+            section = candidate.title
+        else:
+            break
+    return line, excerpt, section

@@ -1,0 +1,107 @@
+"""The prompt and session hooks (issue 14.3): `mcp-memorybank-hook prime` and `mcp-memorybank-hook session-start`.
+
+Claude Code runs `prime` on `UserPromptSubmit` (stdin: `{"prompt", "cwd", "session_id", …}`) and
+`session-start` on `SessionStart`; for both, plain text on stdout with exit 0 is added to the agent's
+context. `prime` prints `prime.prime`'s injection or nothing; `session-start` prints `prime.overview`.
+The bank is found as the Stop hook finds it (`--root`, `$MEMORYBANK_ROOT`, else `memory_bank/` up to
+the git top-level), and the same off switches silence them.
+
+They never fail the prompt: any error prints nothing on stdout, one line on stderr, and exits 0.
+A prime runs on every prompt, cold: only the bank index, routing and the body index are imported
+(no mcp, no GitPython, no click), and only after a bank has been found.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from .hook import Quiet, find_bank
+from .project import git_toplevel
+from .server.surface import OFF_MARKER
+
+PROG = "mcp-memorybank-hook"
+COMMANDS = ("prime", "session-start")
+MAX_STDIN = 4 * 1024 * 1024  # a prompt payload larger than this is not read (the prompt is cut to 1,000 chars anyway)
+
+USAGE = f"""usage: {PROG} prime|session-start [--root BANK]
+
+prime          UserPromptSubmit hook: prints pointers to the bank documents that likely answer the
+               prompt (at most 3, ≤ 200 tokens), or nothing when none clears the confidence bar.
+session-start  SessionStart hook: prints a short overview of the bank (≤ 120 tokens).
+Both read the hook's JSON payload on stdin and always exit 0. Bank: --root, else $MEMORYBANK_ROOT,
+else memory_bank/ in the working folder or its ancestors up to the git top-level.
+MEMORYBANK_HOOK=off or a .memorybank-off file beside the bank silences them."""
+
+
+def _root_arg(argv: list[str]) -> str | None:
+    """The `--root` value; `--help` prints usage. Unknown arguments are ignored, never fatal."""
+    root = None
+    for i, arg in enumerate(argv):
+        if arg in ("-h", "--help"):
+            print(USAGE)
+            raise Quiet
+        if arg == "--root" and i + 1 < len(argv):
+            root = argv[i + 1]
+        elif arg.startswith("--root="):
+            root = arg.split("=", 1)[1]
+    return root
+
+
+def _event(stream) -> dict:
+    if stream is None or stream.isatty():
+        raise Quiet
+    data = stream.buffer.read(MAX_STDIN + 1) if hasattr(stream, "buffer") else stream.read(MAX_STDIN + 1)
+    if len(data) > MAX_STDIN:
+        raise ValueError(f"hook payload is over {MAX_STDIN // (1024 * 1024)} MB; skipped")
+    try:
+        event = json.loads(data or "null")
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ValueError(f"stdin is not the hook's JSON payload ({exc.__class__.__name__}); skipped") from None
+    if not isinstance(event, dict):
+        raise ValueError("stdin is not a JSON object; skipped")
+    return event
+
+
+def _bank_folder(event: dict, explicit_root: str | None) -> Path:
+    if os.environ.get("MEMORYBANK_HOOK", "").strip().lower() in ("off", "0", "false", "no"):
+        raise Quiet
+    raw_cwd = event.get("cwd")
+    cwd = Path(os.path.realpath(raw_cwd if isinstance(raw_cwd, str) and raw_cwd else os.getcwd()))
+    explicit = explicit_root or os.environ.get("MEMORYBANK_ROOT") or None
+    top = None if explicit else (git_toplevel(cwd) if cwd.is_dir() else None)
+    bank = find_bank(explicit, cwd, top)
+    if bank is None or (bank.parent / OFF_MARKER).exists():
+        raise Quiet
+    return bank
+
+
+def respond(command: str, event: dict, explicit_root: str | None) -> str:
+    """The text to print for one hook event ('' for nothing)."""
+    folder = _bank_folder(event, explicit_root)
+    from .bank import Bank
+    from .prime import overview, prime
+
+    bank = Bank(folder)
+    if command == "prime":
+        prompt = event.get("prompt")
+        return prime(bank, prompt)["text"] if isinstance(prompt, str) else ""
+    return overview(bank)
+
+
+def main(command: str, argv: list[str]) -> None:
+    """Entry point of both subcommands: print the text or nothing; always exit 0."""
+    try:
+        explicit = _root_arg(argv)
+        text = respond(command, _event(sys.stdin), explicit)
+        if text:
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()
+    except Quiet:
+        pass
+    except Exception as exc:  # never fail the prompt
+        message = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
+        print(f"{PROG} {command}: {message}", file=sys.stderr)
+    sys.exit(0)

@@ -1,0 +1,210 @@
+"""Prime (issue 14.3): the bank speaks first — pointers for a prompt, and a bank overview for a session.
+
+`prime(bank, prompt)` routes the prompt and keeps at most `MAX_DOCUMENTS` documents that clear a
+confidence bar; `text` is what a harness injects before the agent starts (format below, shared with
+`--adoption`, which parses it). Nothing clears the bar → `{"documents": [], "text": ""}`: small talk
+and generic coding requests must cost the agent nothing.
+
+The bar, per document, is evidence from the prompt's *distinctive* words, not a tuned score:
+- the prompt's content concepts (stopwords dropped, one per idea across languages) are weighted by
+  their idf in this bank.
+- words of the request rather than its subject are left out (`GENERIC`: bump, fix, typo, run, test,
+  thanks, спасибо, 再来…, line numbers, lone CJK characters); what remains are the *topical* words.
+- at least one in three topical words must occur somewhere in the bank (`KNOWN_SHARE`): a prompt
+  mostly about things the bank never mentions is not about the bank.
+- the document must hold, in its prose or its metadata (title, purpose, canonical keys, headings),
+  at least a third of the idf weight of the known topical words (`MIN_COVERAGE`), and at least one
+  of them must be distinctive: absent from some document (a word every document holds cannot say
+  which one to read).
+- and it must be in the running: a fused route score at least half the best one.
+
+Injection text:
+    memorybank: likely relevant — read with bank_read(path, section):
+    - <path> § <section> — <title> (<why>)        (` § <section>` omitted when none)
+
+`overview(bank)` is the session-start text: what the bank holds by layer, the inbox count, and the
+rules delivery withholds as stale (drifted or missing anchors), in ≤ 120 tokens.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .bank import Bank
+from .errors import BankError
+from .evidence import Evidence, named
+from .lang import SearchConcept
+from .lang.tokens import has_cjk
+from .query import MAX_QUESTION
+from .search import SearchIndex
+
+MAX_DOCUMENTS = 3
+MIN_COVERAGE = 1 / 3
+KNOWN_SHARE = 3  # at least one in three of the prompt's topical words must occur somewhere in the bank
+IN_THE_RUNNING = 0.5  # of the best fused score
+WHY_MAX = 70  # characters of a document's `why` in the injection
+HEADER = "memorybank: likely relevant — read with bank_read(path, section):"
+NOTHING: dict = {"documents": [], "text": ""}
+# Words of the request rather than of its subject: what an agent is asked to *do* to code, and chat.
+# They are everyday in every project, so they say nothing about which document to read.
+GENERIC = frozenset("""
+add added bump change changes check clean cleanup clearer code comment comments commit continue debug delete
+docstring does error errors file files fix format function functions go help here implement it line lines look
+make mean means method more number ok okay one please print push refactor remove rename run same shorter longer
+test tests thanks thank try typo unit update variable variables version write yes again now this that
+hi hello hey great good nice cool sure perfect awesome done lgtm got sorry wait stop next previous last above below
+explain simplify improve optimize rewrite redo undo revert retry repeat something anything everything thing things
+snippet indent indentation whitespace semicolon bracket brackets parentheses lint linter warning warnings typo typos
+rerun rename renamed return returns argument arguments param params parameter parameters value values todo
+pr diff patch paste pasted copy above output answer question again instead better shorter simpler cleaner faster
+давай сделай сделать спасибо отлично хорошо ок еще ещё снова исправь поправь добавь запусти коммит функцию
+файл код ошибка продолжай пожалуйста можешь напиши объясни перепиши почини удали переименуй тест тесты ошибку
+строку строке переменную функция комментарий отформатируй повтори дальше понятно ладно привет да нет
+再来 一次 好的 继续 谢谢 格式 格式化 代码 一下 这段 修复 添加 运行 提交 再来一次 请 帮我 解释 重写 删除 重命名 变量
+函数 注释 测试 报错 错误 这个 那个 可以 修改 优化 文件 版本号 你好 没问题 不错
+""".split())
+
+
+def _cut(prompt: str) -> str:
+    """The first `MAX_QUESTION` characters of a prompt, cut at a space: a pasted log must not be refused."""
+    text = " ".join(prompt.split())
+    if len(text) <= MAX_QUESTION:
+        return text
+    head = text[:MAX_QUESTION]
+    return head.rsplit(" ", 1)[0] if " " in head else head
+
+
+def held(evidence: Evidence, index: SearchIndex, sid: int) -> tuple[bool, float]:
+    """Does one document clear the bar (module doc)? And the idf-weighted share of known concepts it holds."""
+    path = index.paths[sid]
+    doc = index.bank.docs.get(path) if path is not None else None
+    if doc is None:
+        return False, 0.0
+    assert index.lexicon is not None
+    title, purpose = index.meta[sid]
+    terms = set(title | purpose | index.keys[sid])
+    if doc.sections:
+        terms |= index.lexicon.search_terms(" ".join(s.title for s in doc.sections))
+    ceiling = index.idf(index.live - 1) if index.live > 1 else 0.0  # held by fewer than all documents
+    floor = index.idf(0)
+    topical = known = 0
+    known_weight = found = 0.0
+    distinctive = False
+    for concept, weight, values in zip(evidence.concepts, evidence.weights, evidence.per_concept):
+        if _generic(index, concept):
+            continue
+        topical += 1
+        if weight >= floor:  # no document holds it
+            continue
+        known += 1
+        known_weight += weight
+        if sid in values or named(concept, terms):
+            found += weight
+            distinctive = distinctive or weight >= ceiling
+    if not known or known * KNOWN_SHARE < topical:
+        return False, 0.0
+    share = found / known_weight
+    return distinctive and share >= MIN_COVERAGE, share
+
+
+def _generic(index: SearchIndex, concept: SearchConcept) -> bool:
+    """A word of the request itself (`bump`, `fix`, `спасибо`, `再来`), not of its subject."""
+    text = concept.text.lower()
+    if text in GENERIC or text.isdigit() or (len(text) == 1 and has_cjk(text)):
+        return True  # a line number, or one character of a CJK run: no subject on their own
+    assert index.lexicon is not None
+    return index.lexicon.term(text)[0] in _generic_terms(index.lexicon)
+
+
+_GENERIC_TERMS: dict[int, frozenset[str]] = {}
+
+
+def _generic_terms(lexicon) -> frozenset[str]:
+    found = _GENERIC_TERMS.get(id(lexicon))
+    if found is None:
+        found = _GENERIC_TERMS[id(lexicon)] = frozenset(lexicon.term(word)[0] for word in GENERIC)
+    return found
+
+
+def prime(bank: Bank, prompt: str) -> dict:
+    """At most 3 documents for a prompt that clear the confidence bar, and the text to inject."""
+    from .route import routed
+
+    if not isinstance(prompt, str):
+        return dict(NOTHING)
+    text = _cut(prompt)
+    if not text:
+        return dict(NOTHING)
+    try:
+        answer, evidence, index = routed(bank, text, limit=5)
+    except BankError:
+        return dict(NOTHING)
+    results = answer["results"]
+    if not results or evidence is None or index is None or not evidence.concepts:
+        return dict(NOTHING)
+    best = results[0]["score"]
+    documents = []
+    for result in results:
+        if result["score"] < best * IN_THE_RUNNING:
+            break
+        sid = index.ids.get(result["path"])
+        if sid is None:
+            continue
+        if not held(evidence, index, sid)[0]:
+            continue
+        documents.append({"path": result["path"], "title": result["title"], "section": result.get("section"),
+                          "why": _short(result["why"])})
+        if len(documents) == MAX_DOCUMENTS:
+            break
+    if not documents:
+        return dict(NOTHING)
+    return {"documents": documents, "text": injection(documents)}
+
+
+def _short(why: str) -> str:
+    return why if len(why) <= WHY_MAX else why[:WHY_MAX - 1].rstrip() + "…"
+
+
+def injection(documents: list[dict]) -> str:
+    """The injected text: the header line, then `- path § section — title (why)` per document."""
+    lines = [HEADER]
+    for item in documents:
+        where = f"{item['path']} § {item['section']}" if item.get("section") else item["path"]
+        why = f" ({item['why']})" if item.get("why") else ""
+        lines.append(f"- {where} — {item['title']}{why}")
+    return "\n".join(lines)
+
+
+def overview(bank: Bank) -> str:
+    """Session-start text (≤ 120 tokens): documents by layer, inbox notes, rules withheld as stale."""
+    bank.refresh()
+    layers: Counter[str] = Counter()
+    inbox = 0
+    for doc in bank.docs.values():
+        if doc.in_inbox:
+            inbox += doc.path.rpartition("/")[2] not in ("README.md", "DISCARDED.md")
+        elif doc.is_knowledge:
+            layers[doc.layer] += 1
+    if not layers and not inbox:
+        return ""
+    held_by = ", ".join(f"{layer} {count}" for layer, count in sorted(layers.items(), key=lambda kv: (-kv[1], kv[0])))
+    parts = [f"memorybank: this project has a bank ({sum(layers.values())} documents: {held_by})."]
+    if inbox:
+        parts.append(f"{inbox} inbox note{'s' if inbox != 1 else ''} await review.")
+    stale = _stale_rules(bank)
+    if stale:
+        parts.append(f"{stale} rule{'s' if stale != 1 else ''} withheld as stale (drifted or missing anchor).")
+    parts.append("Ask bank_route(question) before reading code; read with bank_read(path, section).")
+    return " ".join(parts)
+
+
+def _stale_rules(bank: Bank) -> int:
+    """Rules and recipes delivery withholds because their anchors drifted or vanished (0 if unknown)."""
+    try:
+        from .deliver.sources import select
+        from .project import project_dir
+
+        project = project_dir(bank.root)
+        return len(select(bank, project, project).unfit)
+    except Exception:  # an overview must never fail a session start
+        return 0
