@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import errno
 import os
 import stat as stat_module
 import time
@@ -10,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .confined import read_file, stamp_of, version_of
 from .contract import Contract, LayerTable, build_contract, build_layers
 from .errors import BankError
 from .gitutil import ignored
@@ -21,6 +23,24 @@ SKIP_NAMES = frozenset({"node_modules", "__pycache__", "dist", "site-packages"})
 VENV_MARKER = "pyvenv.cfg"  # a virtualenv under any name (venv/, env/, .tox/x) is never bank content
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "package.json", "Cargo.toml", "go.mod", "pom.xml", "Gemfile")
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a file swapped for a FIFO must not hang the open
+
+
+def _read_settled(fd: int) -> bytes:
+    """All bytes of an open file, re-read (up to 5 times) while its stamp moves during the read."""
+    data = b""
+    for _ in range(5):
+        before = os.fstat(fd)
+        os.lseek(fd, 0, os.SEEK_SET)
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        data = b"".join(chunks)
+        after = os.fstat(fd)
+        if stamp_of(before) == stamp_of(after) and len(data) == after.st_size:
+            break
+    return data
 
 
 def _under(path: str, folders: set[str]) -> bool:
@@ -83,7 +103,7 @@ class Bank:
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(os.path.abspath(root))
         self.docs: dict[str, Doc] = {}
-        self._stamps: dict[str, tuple[int, int]] = {}
+        self._stamps: dict[str, tuple[int, int, int, int]] = {}
         self.skipped: list[dict[str, str]] = []
         self.generation = 0
         self.dna_generation = 0
@@ -103,26 +123,35 @@ class Bank:
 
     # -- walking -------------------------------------------------------------------------------
 
-    def _walk(self) -> dict[str, tuple[int, int]]:
-        """Return `{path: (mtime_ns, size)}` for regular `.md` files; one `lstat` per file.
+    def _walk(self) -> dict[str, tuple[int, int, int, int]]:
+        """Return `{path: (mtime_ns, size, inode, ctime_ns)}` for regular `.md` files; one `lstat` per file.
 
         The hot path of every call, so it avoids per-entry work it can skip: directory entries are
         not sorted here (`paths` is sorted once after a change) and file-type checks use the
         entry's cached type. Symlinks are never followed; they are reported in `skipped`. Folders
         git ignores (asked once per new folder, then remembered), virtualenvs (`pyvenv.cfg`) and
-        the SKIP_NAMES folders are not walked.
+        the SKIP_NAMES folders are not walked. The ctime is in the stamp because nothing can set it
+        back: a same-size rewrite that restores the mtime (`cp -p`, `rsync -t`) is still seen. Each
+        folder is opened with `O_NOFOLLOW` and must be the folder its parent listed (same inode), so
+        one swapped for a symlink between the listing and the open is never walked.
         """
-        found: dict[str, tuple[int, int]] = {}
+        found: dict[str, tuple[int, int, int, int]] = {}
         skipped: list[dict[str, str]] = []
-        stack: list[tuple[str, str]] = [(str(self.root), "")]
+        stack: list[tuple[str, str, tuple[int, int] | None]] = [(str(self.root), "", None)]
         skip = SKIP_NAMES
         stat = os.stat
         ignored_dirs = self._ignored
         unknown: list[str] = []
         while stack:
-            folder, prefix = stack.pop()
+            folder, prefix, identity = stack.pop()
             try:
-                fd = os.open(folder, _DIR_FLAGS)
+                fd = os.open(folder, _DIR_FLAGS | (_NOFOLLOW if identity else 0))
+                if identity is not None:
+                    info = os.fstat(fd)
+                    if (info.st_dev, info.st_ino) != identity:
+                        os.close(fd)
+                        skipped.append({"path": prefix.rstrip("/"), "reason": "changed while read (not followed)"})
+                        continue
             except OSError as exc:
                 if prefix:
                     skipped.append({"path": prefix.rstrip("/"), "reason": f"unreadable folder: {exc.strerror}"})
@@ -137,7 +166,7 @@ class Bank:
                             if name.endswith(".md") and entry.is_file(follow_symlinks=False):
                                 # fstatat on the open folder: no path walk per file
                                 st = stat(name, dir_fd=fd, follow_symlinks=False)
-                                found[prefix + name] = (st.st_mtime_ns, st.st_size)
+                                found[prefix + name] = (st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns)
                             elif entry.is_dir(follow_symlinks=False):
                                 sub = prefix + name + "/"
                                 known = ignored_dirs.get(sub)
@@ -145,7 +174,8 @@ class Bank:
                                     continue
                                 if known is None:
                                     unknown.append(sub)
-                                stack.append((folder + "/" + name, sub))
+                                st = stat(name, dir_fd=fd, follow_symlinks=False)
+                                stack.append((folder + "/" + name, sub, (st.st_dev, st.st_ino)))
                             elif entry.is_symlink() and (name.endswith(".md") or _is_dir_at(name, fd)):
                                 skipped.append({"path": prefix + name, "reason": "symlink (not followed)"})
                         except OSError as exc:
@@ -169,7 +199,7 @@ class Bank:
         """Bring the index in line with the disk; re-parse only changed or new files."""
         start = time.perf_counter()
         if not self.root.is_dir():
-            stamps: dict[str, tuple[int, int]] = {}
+            stamps: dict[str, tuple[int, int, int, int]] = {}
         else:
             stamps = self._walk()
         old = self._stamps
@@ -192,7 +222,7 @@ class Bank:
         added.sort()
         changed.sort()
         for path in added + changed:
-            doc = self._parse(path, stamps[path][0])
+            doc = self._parse(path, stamps[path])
             if doc is None:
                 failed.append(path)
                 continue
@@ -214,18 +244,50 @@ class Bank:
                 listener(self, result)
         return result
 
-    def _parse(self, path: str, mtime_ns: int) -> Doc | None:
+    def _parse(self, path: str, stamp: tuple[int, int, int, int]) -> Doc | None:
+        """Parse one file the walk saw; None (and a `skipped` entry) when it cannot be read safely.
+
+        The file is opened with `O_NOFOLLOW` and must be the one the walk stat'ed (same inode): a
+        file or folder swapped for a symlink in between leads nowhere. A read during which the
+        file moved is retried (`read_at`); one that changed since the walk is parsed as read and
+        its stamp marked stale, so the next refresh parses it again.
+        """
         try:
-            with open(self.root / path, "rb") as handle:
-                data = handle.read()
+            fd = os.open(self.root / path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        except OSError as exc:
+            reason = "symlink (not followed)" if exc.errno == errno.ELOOP else f"unreadable: {exc.strerror}"
+            self.skipped.append({"path": path, "reason": reason})
+            return None
+        try:
+            if os.fstat(fd).st_ino == stamp[2]:
+                data: bytes | None = _read_settled(fd)
+            else:  # replaced since the walk (a rename-save) or reached through a swapped folder: open it
+                data = None  # again one component at a time, never through a symlink
         except OSError as exc:
             self.skipped.append({"path": path, "reason": f"unreadable: {exc.strerror}"})
             return None
+        finally:
+            os.close(fd)
+        if data is None:
+            try:
+                snap = read_file(self.root, path)
+            except (BankError, OSError):
+                snap = None
+            if snap is None:
+                self.skipped.append({"path": path, "reason": "changed while read (not followed)"})
+                return None
+            data = snap.data
         self.parse_count += 1
-        doc = parse_document(path, data, mtime_ns, self.layers.layer_map)
+        doc = parse_document(path, data, stamp[0], self.layers.layer_map)
+        doc = replace(doc, version=version_of(data))
         if path.startswith("dna/"):
             self.dna_texts[path] = data.decode("utf-8", errors="replace")
         return doc
+
+    def forget(self, path: str) -> None:
+        """Mark a document's stamp stale, so the next refresh parses it again (its bytes were seen to differ)."""
+        if path in self._stamps:
+            self._stamps[path] = (-1, -1, -1, -1)
 
     # -- derived maps --------------------------------------------------------------------------
 
@@ -341,10 +403,18 @@ class Bank:
 
     def read_text(self, path: str) -> str:
         """The current text of a document (BOM removed, invalid UTF-8 replaced)."""
-        data = (self.root / path).read_bytes()
+        return self.read_version(path)[0]
+
+    def read_version(self, path: str) -> tuple[str, str]:
+        """`(text, version)` of a document as it is on disk now, read without following a symlink."""
+        snap = read_file(self.root, path)
+        if snap is None:
+            raise BankError(f"No document at {path}: it was removed since the index was read. Retry.")
+        data = snap.data
+        version = version_of(data)
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]
-        return data.decode("utf-8", errors="replace")
+        return data.decode("utf-8", errors="replace"), version
 
     def is_root(self, path: str) -> bool:
         return self.contract is not None and path in self.contract.roots

@@ -40,7 +40,8 @@ OPTION_ACTIONS: dict[str, tuple[str, ...]] = {
     "no_claude_md": ("install_hook", "install"), "agents": ("install",), "write": ("adopt",), "name": ("adopt",),
     "title": _NEW, "purpose": _NEW, "derived": _NEW, "canonical": _NEW,
     "anchors": ("create",), "extra": ("create",), "body_file": ("create",), "inbox": ("create",),
-    "to_path": ("promote",), "reason": ("discard",), "force": ("init", "materialize_flows", "deliver", "uninstall"),
+    "to_path": ("promote",), "reason": ("discard",), "base_version": ("promote", "discard"),
+    "force": ("init", "materialize_flows", "deliver", "uninstall"),
     "dry_run": ("create", "promote", "discard", "init", "materialize_flows", "install_hook", "deliver", "review",
                 "import", "install", "uninstall"),
     "direction": ("graph",), "depth": ("graph",), "graph_format": ("graph",),
@@ -134,6 +135,8 @@ def _style(enabled: bool) -> Callable[..., str]:
 @click.option("--to", "to_path", metavar="PATH", help="With --promote: destination path or folder.")
 @click.option("--discard", "a_discard", metavar="NOTE", help="Delete an _inbox/ note (needs --reason).")
 @click.option("--reason", help="With --discard: why; recorded in _inbox/DISCARDED.md.")
+@click.option("--base-version", metavar="VERSION",
+              help="With --promote/--discard: refuse unless the note is still this version (from --read --json).")
 @click.option("--list-inbox", "a_list_inbox", is_flag=True, help="List _inbox/ notes, oldest first.")
 @click.option("--init", "a_init", metavar="NAME", help="Seed a new bank for project NAME.")
 @click.option("--materialize-flows", "a_materialize_flows", is_flag=True,
@@ -360,11 +363,13 @@ def _write(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., st
             raise Usage("--promote needs --to PATH")
         result = writers.promote(bank, path=opts["a_promote"], to=opts["to_path"], doc_kind=opts["kind"],
                                title=opts["title"], purpose=opts["purpose"], derived_from=_items(opts["derived"]),
-                               canonical_for=_items(opts["canonical"]), status=opts["status"], dry_run=dry)
+                               canonical_for=_items(opts["canonical"]), status=opts["status"], dry_run=dry,
+                               base_version=opts["base_version"])
     elif action == "discard":
         if not opts["reason"]:
             raise Usage("--discard needs --reason R")
-        result = writers.discard(bank, path=opts["a_discard"], reason=opts["reason"], dry_run=dry)
+        result = writers.discard(bank, path=opts["a_discard"], reason=opts["reason"], dry_run=dry,
+                                 base_version=opts["base_version"])
     elif action == "init":
         result = writers.init(bank, name=opts["a_init"], force=opts["force"], dry_run=dry)
         return result, render.written(result, style) + ("" if dry else "\n" + render.init_next(result)), 0

@@ -17,29 +17,31 @@ LIST_CAP = 25  # skipped and failed entries listed per batch; the rest are count
 _RANGE = re.compile(r"^\s*(\d+)\s*(?:(-)\s*(\d+)?)?\s*$")
 
 
-def _lines(bank: Bank, doc: Doc) -> list[str]:
-    text = bank.read_text(doc.path)
+def _lines(bank: Bank, doc: Doc) -> tuple[list[str], str]:
+    """The document's lines as on disk now, and the version (content hash) of those bytes."""
+    text, version = bank.read_version(doc.path)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    return [line[:-1] if line.endswith("\r") else line for line in lines]
+    return [line[:-1] if line.endswith("\r") else line for line in lines], version
 
 
-def _content(bank: Bank, doc: Doc, section: str | None) -> tuple[str, str | None]:
-    lines = _lines(bank, doc)
+def _content(bank: Bank, doc: Doc, section: str | None) -> tuple[str, str | None, str]:
+    lines, version = _lines(bank, doc)
     if section is None:
-        return "\n".join(lines[doc.body_line - 1:]).strip("\n").rstrip(), None
+        return "\n".join(lines[doc.body_line - 1:]).strip("\n").rstrip(), None, version
     found = resolve_section(doc.sections, section, doc.path)
     first, last = section_bounds(doc.sections, found, len(lines))
-    return "\n".join(lines[first - 1:last]).rstrip(), found.title
+    return "\n".join(lines[first - 1:last]).rstrip(), found.title, version
 
 
 def _one(bank: Bank, doc: Doc, section: str | None, cap: int) -> dict[str, Any]:
-    content, title = _content(bank, doc, section)
+    content, title, version = _content(bank, doc, section)
     truncated = len(content) > cap
     if truncated:
         content = content[:cap]
-    out: dict[str, Any] = {"path": doc.path, "title": doc.title, "frontmatter": jsonable(doc.frontmatter)}
+    out: dict[str, Any] = {"path": doc.path, "version": version, "title": doc.title,
+                           "frontmatter": jsonable(doc.frontmatter)}
     if title is not None:
         out["section"] = title
     out.update(content=content, bytes=len(content.encode("utf-8")), truncated=truncated,
@@ -53,7 +55,7 @@ def _line_range(bank: Bank, doc: Doc, spec: str) -> dict[str, Any]:
         raise BankError(f'Line range "{spec}" is not understood. Use "40-80", "40-" or "40".')
     first = int(match.group(1))
     last = int(match.group(3)) if match.group(3) else (None if match.group(2) else first)
-    lines = _lines(bank, doc)
+    lines, version = _lines(bank, doc)
     if first < 1 or first > len(lines):
         raise BankError(f"Line {first} is outside {doc.path}, which has {len(lines)} lines.")
     last = len(lines) if last is None else min(last, len(lines))
@@ -62,13 +64,16 @@ def _line_range(bank: Bank, doc: Doc, spec: str) -> dict[str, Any]:
     width = len(str(last))
     content = "\n".join(f"{n:>{width}}: {lines[n - 1]}" for n in range(first, last + 1))
     truncated = len(content) > CONTENT_CAP
-    return {"path": doc.path, "title": doc.title, "lines": f"{first}-{last}",
+    return {"path": doc.path, "version": version, "title": doc.title, "lines": f"{first}-{last}",
             "content": content[:CONTENT_CAP], "truncated": truncated, "line_count": len(lines)}
 
 
 def read(bank: Bank, path: Any, section: str | None = None, lines: str | None = None,
          max_bytes: int | None = None) -> dict[str, Any]:
     """Read one document (or one `## ` section, or a line range), or a batch of them.
+
+    Each document carries its `version` (a content hash of the whole file as read): a writer given
+    it as `base_version` refuses when the file no longer matches, so an edit lands on what was read.
 
     `path` is a string, or a list of strings / `{path, section}` items. A batch shares a byte budget
     (default and ceiling 40,000 bytes of content; `max_bytes` may lower it): a document that would

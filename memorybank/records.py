@@ -78,6 +78,7 @@ class Doc:
     body_line: int  # 1-based line of the first body line (after the closing `---`)
     line_count: int
     h1: str | None = None  # first `# ` heading outside fences, if any
+    version: str = ""  # short content hash of the bytes parsed (`confined.version_of`)
     newline: str = "\n"
     key_lines: dict[str, int] | None = None  # top-level frontmatter key -> 1-based file line
     error_line: int | None = None  # 1-based file line a YAML error points at

@@ -28,7 +28,8 @@ def test_cli_writer_flags_end_to_end(tmp_path):
                    "--purpose", "Read later.", "--dry-run", "--json")
     assert json.loads(proc.stdout)["dry_run"] is True and not (tmp_path / "memory_bank/rules/more.md").exists()
     assert proc.returncode == 0 and out["path"] == "rules/cents.md" and out["registered_in"] == "rules/README.md"
-    assert set(out) == {"path", "template", "registered_in", "created_index", "files", "dry_run", "warnings"}
+    assert set(out) == {"path", "version", "template", "registered_in", "created_index", "files", "dry_run",
+                        "warnings"}
     text = (tmp_path / "memory_bank/rules/cents.md").read_text()
     assert "do: Store cents.\ndont: Use floats.\n" in text and "Keep money in cents." in text
 

@@ -113,22 +113,22 @@ def test_an_undeclared_doc_kind_does_not_spread_to_the_section_index_created_for
 
 
 def _killed_between_replaces(bank, call) -> None:
-    """Run `call` in a forked child that dies (like SIGKILL: no cleanup) right after its first os.replace."""
+    """Run `call` in a forked child that dies (like SIGKILL: no cleanup) right after its first move of a target."""
     import os
+
+    from memorybank.writers import files as wfiles
 
     pid = os.fork()
     if pid == 0:
         try:
-            real = os.replace
-            seen = []
-
-            def replace(src, dst):
-                real(src, dst)
-                if not str(dst).endswith(".memorybank-journal"):
-                    seen.append(dst)
-                    if len(seen) == 1:
-                        os._exit(9)
-            os.replace = replace
+            def dying(real):
+                def move(*args):
+                    outcome = real(*args)
+                    os._exit(9)
+                    return outcome
+                return move
+            wfiles.exchange = dying(wfiles.exchange)
+            wfiles.place_new = dying(wfiles.place_new)
             call()
         finally:
             os._exit(3)

@@ -61,16 +61,16 @@ def test_transaction_restores_original_bytes_when_a_later_replace_fails(tmp_path
     (tmp_path / "a.md").write_bytes(b"old a\n")
     (tmp_path / "b.md").write_bytes(b"old b\n")
     (tmp_path / "c.md").write_bytes(b"old c\n")
-    real_replace = os.replace
+    real_exchange = wfiles.exchange
     calls = []
 
-    def flaky(src, dst):
-        calls.append(dst)
-        if len(calls) == 3:
+    def flaky(folder, temp, name):
+        calls.append(name)
+        if len(calls) == 2:
             raise OSError(28, "No space left on device")
-        return real_replace(src, dst)
+        return real_exchange(folder, temp, name)
 
-    monkeypatch.setattr(wfiles.os, "replace", flaky)
+    monkeypatch.setattr(wfiles, "exchange", flaky)
     tx = Transaction(tmp_path)
     tx.write("a.md", b"new a\n")
     tx.write("new/made.md", b"fresh\n")
@@ -78,7 +78,7 @@ def test_transaction_restores_original_bytes_when_a_later_replace_fails(tmp_path
     tx.write("b.md", b"new b\n")
     with pytest.raises(OSError):
         tx.commit()
-    monkeypatch.setattr(wfiles.os, "replace", real_replace)
+    monkeypatch.setattr(wfiles, "exchange", real_exchange)
     assert (tmp_path / "a.md").read_bytes() == b"old a\n"
     assert (tmp_path / "b.md").read_bytes() == b"old b\n"
     assert (tmp_path / "c.md").read_bytes() == b"old c\n"

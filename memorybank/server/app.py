@@ -33,6 +33,7 @@ from .. import __version__
 from ..bank import Bank, bank_for
 from ..errors import BankError, clip
 from ..jsonout import dumps
+from ..writers.files import remote_caller
 from . import prompts as prompt_texts
 from .surface import decide_mode, instructions
 from .tools import BY_NAME, TOOLS, parse_groups
@@ -136,7 +137,8 @@ class MemoryBankServer:
         try:
             # bank_init gets a fresh Bank: the cached one may predate the folder
             bank = bank_for(self.root) if name != "bank_init" else Bank(self.root)
-            result = tool.capability()(bank, **args)
+            with remote_caller(bank.root):  # body_file/content_file: only inside the project
+                result = tool.capability()(bank, **args)
         except BankError as exc:
             return self._text(exc.message, True)
         except Exception as exc:  # noqa: BLE001 - the server must answer, never die

@@ -10,7 +10,7 @@ from ..parse import parse_document
 from ..records import Doc
 from .create import body_lines, check_body
 from .files import Text
-from .gates import no_nul, refuse, template_guard
+from .gates import at_version, no_nul, refuse, template_guard
 from .registry import outside_fences
 from .session import load, result, writing
 
@@ -67,7 +67,7 @@ def _keeps_frontmatter(path: str, before: Text, after: Text) -> None:
 
 
 def edit(bank: Bank, path: str, find: str, replace: str, section: str | None = None,
-         dry_run: bool = False) -> dict[str, Any]:
+         dry_run: bool = False, base_version: str | None = None) -> dict[str, Any]:
     """Replace exactly one occurrence of `find` in the body (optionally inside one `## ` section).
 
     The frontmatter is out of reach: an edit after which the block's bytes (or its absence) differ
@@ -79,6 +79,7 @@ def edit(bank: Bank, path: str, find: str, replace: str, section: str | None = N
     warnings: list[str] = []
     with writing(bank, dry_run) as tx:
         doc = bank.doc(path)
+        at_version(doc, base_version)
         template_guard(doc)
         if not isinstance(find, str) or find == "":
             raise refuse("find", "`find` is empty.", "Copy the exact text to replace from bank_read.")
@@ -90,9 +91,10 @@ def edit(bank: Bank, path: str, find: str, replace: str, section: str | None = N
         first = close + 1 if close is not None else 0
         last = len(text.lines)
         where = ""
-        if section is not None:
-            found = resolve_section(doc.sections, section, doc.path)
-            start, end = section_bounds(doc.sections, found, doc.line_count)
+        if section is not None:  # sections of the text read now, never line numbers the index took earlier
+            seen = parse_document(doc.path, text.encode())
+            found = resolve_section(seen.sections, section, doc.path)
+            start, end = section_bounds(seen.sections, found, seen.line_count)
             first, last = start - 1, end
             where = f' in section "{found.title}"'
         region = "".join(text.lines[first:last])
@@ -125,7 +127,7 @@ def edit(bank: Bank, path: str, find: str, replace: str, section: str | None = N
 
 
 def update_section(bank: Bank, path: str, section: str, content: str | None = None, content_file: str | None = None,
-                   mode: str = "replace", dry_run: bool = False) -> dict[str, Any]:
+                   mode: str = "replace", dry_run: bool = False, base_version: str | None = None) -> dict[str, Any]:
     """Replace (or append to) the content of one existing `## ` section.
 
     Only the section is rewritten: its content loses surrounding blank lines, gets one blank line
@@ -136,15 +138,17 @@ def update_section(bank: Bank, path: str, section: str, content: str | None = No
     warnings: list[str] = []
     with writing(bank, dry_run) as tx:
         doc = bank.doc(path)
+        at_version(doc, base_version)
         template_guard(doc)
         given = check_body(content, content_file, "content")
         if given is None:
             raise refuse("content", "neither `content` nor `content_file` was given.", "Pass the new section text.")
         if mode not in ("replace", "append"):
             raise refuse("mode", f"`{mode}` is not a mode.", "Use `replace` or `append`.")
-        found = resolve_section(doc.sections, section, doc.path)
-        start, end = section_bounds(doc.sections, found, doc.line_count)
         text = load(tx, doc.path)
+        seen = parse_document(doc.path, text.encode())  # the sections of the text read, not the index's lines
+        found = resolve_section(seen.sections, section, doc.path)
+        start, end = section_bounds(seen.sections, found, seen.line_count)
         new_lines = body_lines(given)
         plain = outside_fences(new_lines)
         if any(plain[i] and new_lines[i].startswith("## ") for i in range(len(new_lines))):

@@ -19,6 +19,7 @@ from .gates import (
     LIST_FIELDS,
     anchors_list,
     as_list,
+    at_version,
     declared,
     frontmatter_key,
     keys,
@@ -38,7 +39,7 @@ ENUM_SCALARS = ("delivery_status", "decision_status")
 
 
 def set_status(bank: Bank, path: str, status: str, release_canonical: bool = False,
-               dry_run: bool = False) -> dict[str, Any]:
+               dry_run: bool = False, base_version: str | None = None) -> dict[str, Any]:
     """Move a document to another lifecycle status, running the gates of that transition.
 
     To `active`: derived_from when the contract requires it (roots exempt), every edge resolves,
@@ -50,6 +51,7 @@ def set_status(bank: Bank, path: str, status: str, release_canonical: bool = Fal
     warnings: list[str] = []
     with writing(bank, dry_run) as tx:
         doc = bank.doc(path)
+        at_version(doc, base_version)
         template_guard(doc)
         if doc.in_inbox:
             raise refuse("status", f"{doc.path} is an inbox note; inbox notes have no lifecycle.",
@@ -91,7 +93,8 @@ def set_status(bank: Bank, path: str, status: str, release_canonical: bool = Fal
                       released=released)
 
 
-def set_field(bank: Bank, path: str, field: str, value: Any, dry_run: bool = False) -> dict[str, Any]:
+def set_field(bank: Bank, path: str, field: str, value: Any, dry_run: bool = False,
+              base_version: str | None = None) -> dict[str, Any]:
     """Set one scalar frontmatter value, changing one line (plus index entries and the H1 for title/purpose).
 
     The line keeps its quoting when YAML reads the new value back unchanged, else the simplest
@@ -102,6 +105,7 @@ def set_field(bank: Bank, path: str, field: str, value: Any, dry_run: bool = Fal
     warnings: list[str] = []
     with writing(bank, dry_run) as tx:
         doc = bank.doc(path)
+        at_version(doc, base_version)
         template_guard(doc)
         field = frontmatter_key("field", one_line("field", field))
         if field == "status":
@@ -198,7 +202,7 @@ def _remove_items(bank: Bank, doc_path: str, field: str, current: list[Any],
 
 
 def set_list(bank: Bank, path: str, field: str, add: Any = None, remove: Any = None,
-             dry_run: bool = False) -> dict[str, Any]:
+             dry_run: bool = False, base_version: str | None = None) -> dict[str, Any]:
     """Add or remove items of derived_from, canonical_for, must_not_define or anchors, gated like create.
 
     Added edges must resolve (and may not close a cycle when cycles are forbidden); added keys may
@@ -210,6 +214,7 @@ def set_list(bank: Bank, path: str, field: str, add: Any = None, remove: Any = N
     warnings: list[str] = []
     with writing(bank, dry_run) as tx:
         doc = bank.doc(path)
+        at_version(doc, base_version)
         template_guard(doc)
         field = one_line("field", field)
         if field not in LIST_FIELDS:
@@ -266,7 +271,7 @@ def set_list(bank: Bank, path: str, field: str, add: Any = None, remove: Any = N
                       removed=[i if isinstance(i, dict) else text_of(i) for i in removed], changed=changed)
 
 
-def review(bank: Bank, path: str, dry_run: bool = False) -> dict[str, Any]:
+def review(bank: Bank, path: str, dry_run: bool = False, base_version: str | None = None) -> dict[str, Any]:
     """Stamp `reviewed: <today, UTC>` on a document: it was checked against its code and is current.
 
     One frontmatter line changes (added or replaced); every other byte stays. Drift counts the
@@ -278,6 +283,7 @@ def review(bank: Bank, path: str, dry_run: bool = False) -> dict[str, Any]:
     warnings: list[str] = []
     with writing(bank, dry_run) as tx:
         doc = bank.doc(path)
+        at_version(doc, base_version)
         template_guard(doc)
         if doc.in_inbox:
             raise refuse("path", f"{doc.path} is an inbox note; it is not reviewed against code.",

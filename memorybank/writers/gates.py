@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -119,7 +120,42 @@ def new_path(bank: Bank, raw: str) -> str:
         prefix = bank.root.joinpath(*parts[:i])
         if prefix.exists() and not prefix.is_dir():
             raise refuse("path", f"{'/'.join(parts[:i])} is a file, not a folder.", "Choose another folder.")
+    check_name_collision(bank, path)
     return path
+
+
+def folded(name: str) -> str:
+    """A name as case-insensitive, normalising file systems see it: NFC, case-folded, NFC again."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
+def check_name_collision(bank: Bank, rel_path: str, ignore: str | None = None) -> None:
+    """Refuse a new path that names an existing file or folder differently only by Unicode form or case.
+
+    `domain/café.md` in NFD beside the NFC one, or `readme.md` beside `README.md`, are two files on
+    Linux but one on macOS and Windows checkouts. Each component is compared with the entries of
+    the existing folder above it; `ignore` is the path being moved (a case-only rename is fine).
+    """
+    parts = rel_path.split("/")
+    folder = bank.root
+    for index, part in enumerate(parts):
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return
+        if part in names:
+            folder = folder / part
+            continue
+        key = folded(part)
+        for other in sorted(names):
+            existing = "/".join([*parts[:index], other])
+            if folded(other) != key or (ignore is not None and (ignore == existing or
+                                                                 ignore.startswith(existing + "/"))):
+                continue
+            raise refuse("path", f"{'/'.join(parts[:index + 1])} collides with the existing {existing}: they "
+                         "differ only in case or Unicode form, so macOS and Windows checkouts see one name.",
+                         f"Use the existing name ({existing}) or choose a different one.")
+        return
 
 
 def anchors_list(bank: Bank, items: list[Any], warnings: list[str]) -> list[str]:
@@ -310,6 +346,17 @@ def no_cycle(bank: Bank, doc_path: str, targets: Sequence[str]) -> None:
             loop = " -> ".join([doc_path, *chain])
             raise refuse("derived_from", f"adding {target} would close a cycle: {loop}. Cycles are forbidden.",
                          "Derive from a document further upstream instead.")
+
+
+def at_version(doc: Doc, given: str | None) -> None:
+    """The conditional write (like HTTP If-Match): refuse when the document is no longer the version read."""
+    if given is None:
+        return
+    want = str(given).strip()
+    if want != doc.version:
+        raise refuse("base_version", f"{doc.path} is now version {doc.version}, not {want}: it changed since that "
+                     "read; nothing was written.", f"Read it again (bank_read), redo the change on the new text and "
+                     f"pass base_version {doc.version}.")
 
 
 def template_guard(doc: Doc) -> None:

@@ -16,6 +16,7 @@ from .frontmatter import render_frontmatter
 from .gates import (
     anchors_list,
     as_list,
+    at_version,
     enum_warnings,
     keys,
     near_duplicates,
@@ -55,7 +56,7 @@ def _destination(bank: Bank, note: Doc, to: str) -> str:
 
 def promote(bank: Bank, path: str, to: str, doc_kind: str | None = None, title: str | None = None,
             purpose: str | None = None, derived_from: Any = None, canonical_for: Any = None,
-            status: str | None = None, dry_run: bool = False) -> dict[str, Any]:
+            status: str | None = None, dry_run: bool = False, base_version: str | None = None) -> dict[str, Any]:
     """Move an inbox note to `to`, rebuilding its frontmatter per the contract; all-or-nothing.
 
     Parameters override the note's own values; status defaults to active, so the derived_from
@@ -67,6 +68,7 @@ def promote(bank: Bank, path: str, to: str, doc_kind: str | None = None, title: 
     warnings: list[str] = []
     with writing(bank, dry_run) as tx:
         note = _note(bank, path, "promote")
+        at_version(note, base_version)
         target = _destination(bank, note, to)
         title = one_line("title", title if title is not None else note.title, limit=TITLE_MAX)
         purpose = one_line("purpose", purpose if purpose is not None else note.purpose, limit=PURPOSE_MAX)
@@ -149,7 +151,8 @@ def _log_header(bank: Bank, newline: str) -> bytes:
     return (newline.join(lines) + newline).encode("utf-8")
 
 
-def discard(bank: Bank, path: str, reason: str, dry_run: bool = False) -> dict[str, Any]:
+def discard(bank: Bank, path: str, reason: str, dry_run: bool = False,
+            base_version: str | None = None) -> dict[str, Any]:
     """Delete an inbox note and append the reason as one line to `_inbox/DISCARDED.md` (created on first use).
 
     The log is created with `doc_function: log` (§10.7) unless dna/ declares doc_function values
@@ -160,6 +163,7 @@ def discard(bank: Bank, path: str, reason: str, dry_run: bool = False) -> dict[s
     warnings: list[str] = []
     with writing(bank, dry_run) as tx:
         note = _note(bank, path, "discard")
+        at_version(note, base_version)
         reason = one_line("reason", reason)
         data = tx.read(DISCARD_LOG)
         if data is None:

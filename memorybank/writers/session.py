@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..bank import Bank
+from ..confined import version_of
 from ..errors import BankError
 from ..records import Doc
 from .files import Text, Transaction, bank_lock, clean_stale_temps, recover
@@ -27,15 +28,17 @@ def writing(bank: Bank, dry_run: bool = False) -> Iterator[Transaction]:
     """
     if dry_run:
         bank.refresh()
-        yield Transaction(bank.root)
+        yield Transaction(bank.root, bank)
         return
     with bank_lock(bank.root):
-        recover(bank.root)  # a commit a killed writer left half done is finished before anything is read
+        notes: list[str] = []
+        recover(bank.root, notes)  # a commit a killed writer left half done is finished before anything is read
         if not bank.cache.get(_CLEANED):
             clean_stale_temps(bank.root)
             bank.cache[_CLEANED] = True
         bank.refresh()
-        tx = Transaction(bank.root)
+        tx = Transaction(bank.root, bank)
+        tx.notes.extend(notes)
         yield tx
         if tx.ops:
             tx.commit()
@@ -43,7 +46,11 @@ def writing(bank: Bank, dry_run: bool = False) -> Iterator[Transaction]:
 
 def result(tx: Transaction, dry_run: bool, warnings: list[str], **fields: Any) -> dict[str, Any]:
     """The common result shape: writer fields, then `files` (what was or would be written), `dry_run`, `warnings`."""
-    return {**fields, "files": tx.files(), "dry_run": dry_run, "warnings": warnings}
+    path = fields.get("path")
+    data = tx.ops.get(path) if path in tx.ops else (tx.base[path].data if tx.base.get(path) else None)
+    if data is not None:  # the version the document has after this write, for a next base_version
+        fields = {**fields, "version": version_of(data)}
+    return {**fields, "files": tx.files(), "dry_run": dry_run, "warnings": [*tx.notes, *warnings]}
 
 
 def load(tx: Transaction, path: str) -> Text:
