@@ -246,7 +246,28 @@ def _prime(action: Action, result: dict, style: Callable[..., str], opts: dict) 
     return result, result["text"], 0
 
 
+def _init(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
+    from . import render
+
+    text = render.written(result, style)
+    return result, text if result.get("dry_run") else text + "\n" + render.init_next(result), 0
+
+
+def _imported(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
+    from . import render
+
+    return result, render.imported(result, style), 0
+
+
+def _uninstall(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
+    from . import render
+
+    refused = any(f["action"] == "refused" for f in result["files"])
+    return result, render.uninstall(result, style), 1 if refused else 0
+
+
 PRESENT: dict[str, Callable[..., tuple[dict, str, int]]] = {
+    "init": _init, "import": _imported, "uninstall": _uninstall,
     "prime": _prime, "validate": _validate, "graph": _graph, "drift": _drift, "deliver": _deliver, "guard": _guard,
     "surface": _surface,
 }
@@ -375,8 +396,8 @@ def _serve(root: str, values: dict[str, Any]) -> None:
 @click.option("--changed", "a_changed", metavar="REF|DATE", help="Documents changed since a git ref or ISO date.")
 @click.option("--deliver", "a_deliver", is_flag=True,
               help="Compile rules and recipes into IDE files; --check exits 1 when any is stale.")
-@click.option("--targets", metavar="LIST", help="With --deliver: cursor,agents,claude,copilot,skill,mirror "
-              "(default cursor,agents,copilot).")
+@click.option("--targets", metavar="LIST", help="With --deliver: cursor,agents,claude,copilot,skill,mirror,gemini,"
+              "cline,windsurf,roo,kiro,junie (default cursor,agents,copilot).")
 @click.option("--check", is_flag=True, help="With --deliver: write nothing; exit 1 when a file is out of date. "
               "With --drift: exit 1 when a document drifted or lost an anchor.")
 @click.option("--guard", "a_guard", is_flag=True,
@@ -385,6 +406,17 @@ def _serve(root: str, values: dict[str, Any]) -> None:
 @click.option("--changed-lines", is_flag=True, help="With --guard: only added or changed lines (legacy code).")
 @click.option("--review", "a_review", metavar="PATH",
               help="Stamp `reviewed: today` on a document checked against its code (clears its drift).")
+@click.option("--adopt", "a_adopt", is_flag=True,
+              help="Give a folder of plain markdown governed frontmatter, dna/ and indexes (dry run; --write applies).")
+@click.option("--write", is_flag=True, help="With --adopt: apply the changes (the default only shows them).")
+@click.option("--name", help="With --adopt: the project name in the added dna/ (default: the project folder's).")
+@click.option("--import", "a_import", is_flag=True,
+              help="File the project's agent instructions (CLAUDE.md, .cursor/rules, …) as _inbox/ notes.")
+@click.option("--install", "a_install", is_flag=True,
+              help="Wire the bank into agents' project configs (--agents; default claude = --install-hook).")
+@click.option("--agents", metavar="LIST", help="With --install: claude,cursor,vscode,gemini,codex,windsurf.")
+@click.option("--uninstall", "a_uninstall", is_flag=True,
+              help="Remove what --install and --deliver added to the project, keeping every user byte.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as compact JSON (the tool's dict).")
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
 @click.version_option(__version__, prog_name=PROG)
@@ -409,7 +441,7 @@ def command(root: str | None, as_json: bool, **opts: Any) -> None:
             values[param.name] = opts["files"]
         elif param.flag_dest in opts:
             values[param.name] = opts[param.flag_dest]
-    if action.name == "install_hook":
+    if action.name in ("install_hook", "install"):
         values["claude_md"] = not opts["no_claude_md"]
     if action.name == "create":
         missing = [f"--{n}" for n in ("kind", "title", "purpose") if not opts[n]]

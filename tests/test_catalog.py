@@ -91,6 +91,8 @@ SUCCESS = {
     "discard": ["_inbox/idea.md", "--reason", "Not needed."], "init": ["Other", "--root", "other_bank"],
     "materialize-flows": ["--dry-run"], "deliver": ["--dry-run"], "install-hook": ["--dry-run"],
     "adoption": ["transcript.jsonl"], "surface": [], "serve": [],
+    "install": ["--agents", "claude,cursor", "--dry-run"], "uninstall": ["--dry-run"], "adopt": [],
+    "import": ["--dry-run"],
 }
 REFUSAL = {  # args, exit code (2: a value that is not one of the allowed ones)
     "route": ([" "], 1), "prime": (["x", "--root", "nope"], 1), "search": (["x", "--kind", "nokind"], 2),
@@ -109,6 +111,8 @@ REFUSAL = {  # args, exit code (2: a value that is not one of the allowed ones)
     "materialize-flows": (["--root", "nope"], 1), "deliver": (["--targets", "curser"], 2),
     "install-hook": (["--project", "nope"], 1), "adoption": (["nope.jsonl"], 1),
     "surface": (["--tools", "bogus"], 2), "serve": (["--tools", "bogus"], 2),
+    "install": (["--agents", "emacs"], 1), "uninstall": (["--project", "nope"], 1), "adopt": (["--root", "nope"], 1),
+    "import": (["--project", "nope"], 1),
 }
 
 
