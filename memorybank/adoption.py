@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BankError
-from .project import bank_relpath, project_dir
+from .project import bank_relpath, project_folder
 from .usage import GROUPS
 
 COUNTERS = ("server_reads", "shell_reads", "server_writes", "shell_writes", "server_checks")
@@ -366,7 +366,7 @@ def adoption(root: str | os.PathLike[str], files: Iterable[str | os.PathLike[str
         if not path.is_file() or not os.access(path, os.R_OK):
             raise BankError(f"Cannot read transcript {path}: not a readable file. Pass Claude Code transcript "
                             "files (*.jsonl).")
-    bank = BankPaths(root, Path(project) if project else project_dir(root))
+    bank = BankPaths(root, project_folder(root, project))
     sessions: dict[str, dict[str, int]] = {}
     by_tool: dict[str, int] = {}
     skipped = {"lines": 0, "invalid_json": 0, "not_object": 0, "unknown_shape": 0, "bad_tool_use": 0}
@@ -471,7 +471,7 @@ def transcripts_dir(project: str | os.PathLike[str]) -> Path:
 
 def default_transcripts(root: str | os.PathLike[str], project: str | os.PathLike[str] | None = None) -> list[Path]:
     """The project's own transcripts (sorted), for `--adoption` without files; refuses when there are none."""
-    folder = transcripts_dir(project or project_dir(root))
+    folder = transcripts_dir(project_folder(root, project))
     found = sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
     if not found:
         raise BankError(f"No transcripts given and none found in {folder}. Pass transcript files "

@@ -3,14 +3,23 @@
 An `Action` names its capability (`module:function`, called as `(bank, **params)`), its tool group
 (None: a CLI-only action such as `stats`), whether it writes, its parameters and a short description.
 A `Param` carries its type, default, bounds and help; the MCP schema, the click option and the
-flag-form mapping are derived from it. Adding a parameter to an action is one `Param(...)` line;
-adding an action is one `Action(...)` entry (give it `flag=` to reach it from the flag form too,
-`group=` to make it an MCP tool). `tests/test_catalog.py` ties every entry to its function's
-signature and runs every subcommand through the real process (add its success/refusal case).
+flag-form mapping are derived from it. Adding a parameter to an action is one `Param(...)` line
+(writers of an existing document take `*BASE`: `base_version`).
+
+Adding an action:
+1. Write the capability: `def thing(bank, ..., dry_run=False) -> dict` (`takes="root"` when it
+   gets the bank folder, not a `Bank`; `bank="any"` when it may run before the bank exists).
+2. Add one `Action("thing", "module:thing", "Short description.", (params...), example="thing …")`
+   below. `flag="thing"` also reaches it from the flag form: `cli._complete_flag_form` adds
+   `--thing` and any option the flag form lacks (write one into `cli.command`'s decorators only to
+   give it other help); `group=` makes it an MCP tool (mind the 3,500-token budget: `surface`).
+3. Output: `render.<name>(result, style)` is used when it exists; a different exit code or
+   renderer goes into `cli.PRESENT`, argument checks before the call into `cli.PREPARE`.
+4. Add its success and refusal cases to `SUCCESS` / `REFUSAL` in `tests/test_catalog.py` (which
+   also ties every entry to its function's signature) and a row to README's CLI reference.
 
 No MCP and no click import here: the server, the CLI, `--surface` and the tests read this table.
 """
-
 from __future__ import annotations
 
 import importlib

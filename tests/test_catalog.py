@@ -178,6 +178,29 @@ def test_move_rewrites_edges_and_index_entries_in_one_commit_with_no_new_finding
     assert {(f["rule"], f["path"]) for f in validate(Bank(bank))["findings"]} == found
 
 
+def test_move_refuses_a_name_that_differs_only_by_case_and_a_stale_version_but_renames_case_only(tmp_path):
+    from memorybank.bank import Bank
+    from memorybank.errors import BankError
+    from memorybank.read import read
+    from memorybank.writers import move
+
+    bank = tmp_path / "bank"
+    shutil.copytree(FIXTURE, bank)
+    def files() -> dict:  # the lock file the writer takes is not bank content
+        return {p: p.read_bytes() for p in bank.rglob("*") if p.is_file() and p.name != ".memorybank.lock"}
+
+    before = files()
+    with pytest.raises(BankError, match="collides with the existing domain/invoices.md"):
+        move(Bank(bank), "domain/billing.md", "domain/Invoices.md")
+    with pytest.raises(BankError, match="now version"):
+        move(Bank(bank), "domain/billing.md", "domain/bills.md", base_version="000000000000")
+    assert files() == before
+    version = read(Bank(bank), "domain/billing.md")["version"]
+    done = move(Bank(bank), "domain/billing.md", "domain/Billing.md", base_version=version)
+    assert done["path"] == "domain/Billing.md" and done["indexes"] == ["domain/README.md"]
+    assert "[Billing](Billing.md)" in (bank / "domain/README.md").read_text()
+
+
 def test_move_re_aims_the_moved_documents_own_relative_links_and_edges(seeded, tmp_path):
     repo = seeded.copy(tmp_path / "project")
     bank = repo.path / "memory_bank"
