@@ -397,8 +397,8 @@ class Bank:
                 raise BankError(f"{path} is a folder, not a document. Read {path}/README.md for its index.")
             stem = path.rpartition("/")[2].lower()
             near = [p for p in self.paths if p.rpartition("/")[2].lower() == stem][:5]
-            hint = f" Did you mean: {', '.join(near)}?" if near else " Call bank_route to find the right path."
-            raise BankError(f"No document at {path}.{hint}")
+            hint = f" Did you mean: {', '.join(near)}?" if near else " Route the question to find the right path."
+            raise BankError(f"No document at {path}.{hint}", see=() if near else "route")
         return found
 
     def read_text(self, path: str) -> str:
@@ -431,9 +431,3 @@ def bank_for(root: str | os.PathLike[str]) -> Bank:
         bank = _BANKS[key] = Bank(key)
     return bank
 
-
-def open_bank(root: str | os.PathLike[str]) -> Bank:
-    """The cached `Bank` for a root, refreshed (for callers that read the index directly)."""
-    bank = bank_for(root)
-    bank.refresh()
-    return bank

@@ -34,7 +34,6 @@ from .bank import Bank
 from .errors import BankError
 from .gitutil import (
     GitFailure,
-    bank_top,
     git_available,
     git_refused,
     has_commits,
@@ -46,8 +45,8 @@ from .gitutil import (
     stream_git,
     untracked,
 )
+from .project import bank_top
 from .records import Doc
-from .render import Style, plain, table
 
 HOW_TO_ANCHOR = ("Add `anchors:` to a document's frontmatter: a list of code paths relative to the repository "
                  "top, files or folders, e.g. `anchors: [src/billing/, src/api/invoice.py]`.")
@@ -334,31 +333,3 @@ def _covers(anchor: str, path: str) -> bool:
     if anchor in ("", ".") or path == anchor:
         return True
     return path.startswith(anchor + "/") or anchor.startswith(path + "/")
-
-
-def render_text(result: dict, style: Style = plain) -> str:
-    """Readable drift output: one aligned row per drifted document or missing anchor, then the note."""
-    if result["mode"] == "reverse":
-        head = (f"{len(result['documents'])} document(s) to review for {len(result['files'])} changed file(s) "
-                f"({result['anchored']} anchored)")
-        rows = [[d["path"], d["title"], ", ".join(d["anchors"]) + " ← " + ", ".join(d["files"])]
-                for d in result["documents"]]
-        lines = [style(head, bold=True), *("  " + row for row in table(rows))]
-    else:
-        lines = [style(f"drift ({result['mode']}): {result['anchored']} anchored, {result['unanchored']} "
-                       f"unanchored, threshold {result['threshold_days']} days", bold=True)]
-        if result["drifted"]:
-            lines.append("drifted (code ahead of its document):")
-            lines += ["  " + row for row in table([[d["path"], d["anchor"], f"doc {d['doc_touched']}",
-                                                     f"code {d['code_touched']}", f"{d['ahead_days']} days ahead"
-                                                     + (f" (uncommitted: {', '.join(d['uncommitted'])})"
-                                                        if d.get("uncommitted") else "")]
-                                                    for d in result["drifted"]])]
-        if result["missing"]:
-            lines.append(style("missing anchors (the path no longer exists):", fg="yellow"))
-            lines += ["  " + row for row in table([[m["path"], m["anchor"]] for m in result["missing"]])]
-        if result["mode"] == "git" and not result["drifted"] and not result["missing"]:
-            lines.append("no drift")
-    if result.get("note"):
-        lines.append(style(f"note: {result['note']}", fg="yellow"))
-    return "\n".join(lines)

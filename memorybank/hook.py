@@ -36,8 +36,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .atomic import write_atomic
+from .mode import OFF_MARKER  # the server's off switch silences the hook too
 from .project import bank_relpath, git_toplevel
-from .server.surface import OFF_MARKER  # stdlib-only module; the server's off switch silences the hook too
 
 PROG = "mcp-memorybank-hook"
 BANK_FOLDER = "memory_bank"

@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 
 from .hook import Quiet, find_bank
+from .mode import OFF_MARKER
 from .project import git_toplevel
-from .server.surface import OFF_MARKER
 
 PROG = "mcp-memorybank-hook"
 COMMANDS = ("prime", "session-start")

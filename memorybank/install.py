@@ -51,7 +51,7 @@ from . import jsonedit
 from .atomic import ReplaceFailed, replace_files
 from .blocks import BEGIN, END, BlockShapeError, find_block
 from .errors import BankError
-from .project import bank_relpath, git_toplevel, project_dir
+from .project import bank_relpath, git_toplevel, project_folder
 from .usage import usage_paragraph
 
 SERVER_NAME = "memorybank"
@@ -375,12 +375,7 @@ def install_hook(root: str | os.PathLike[str], project: str | os.PathLike[str] |
 def wiring_place(root: str | os.PathLike[str], project: str | os.PathLike[str] | None) -> tuple[Path, Path, str]:
     """`(bank, project, root_arg)`: the resolved bank and project, and the `--root` value configs carry."""
     bank = Path(os.path.realpath(root))
-    if project is not None:
-        proj = Path(os.path.realpath(project))
-        if not proj.is_dir():
-            raise BankError(f"No project folder at {proj}. Pass --project <existing folder>.")
-    else:
-        proj = Path(os.path.realpath(project_dir(bank)))
+    proj = project_folder(bank, project)
     rel = bank_relpath(bank, proj)
     root_arg = rel if rel == "." or rel.startswith("..") or os.path.isabs(rel) else "./" + rel.removeprefix("./")
     return bank, proj, root_arg
