@@ -121,13 +121,26 @@ def priority_problem(value: Any) -> str | None:
     """Why a `priority` value is not a whole number 1–5, or None."""
     if isinstance(value, bool):
         return f"must be a whole number 1–5, not {value!r}"
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
+    value = priority_number(value)
     if not isinstance(value, int):
         return f"must be a whole number 1–5, not {str(value)[:40]!r}"
     if not 1 <= value <= 5:
         return f"must be 1–5, not {value}"
     return None
+
+
+_DIGITS = re.compile(r"[0-9]{1,6}")
+
+
+def priority_number(value: Any) -> Any:
+    """A `priority` given as a short string of ASCII digits (`"3"`) as its int; other values unchanged.
+
+    `str.isdigit` also accepts `²` and other digit-like characters `int` refuses, and a 5,000-digit
+    string overflows `int`'s conversion limit: both raised instead of being reported.
+    """
+    if isinstance(value, str) and _DIGITS.fullmatch(value.strip()):
+        return int(value.strip())
+    return value
 
 
 def regex_problem(pattern: str) -> str | None:

@@ -27,7 +27,7 @@ from ..bank import Bank
 from ..headings import normalize_heading, scan_text, section_bounds
 from ..parse import text_list, text_of
 from ..records import Doc
-from ..rules import Check, checks, flaws, withheld_reason
+from ..rules import Check, checks, flaws, priority_number, withheld_reason
 from .globs import clean_glob
 
 SKELETON_LINES = 15
@@ -121,8 +121,7 @@ def dont_clause(text: str) -> str:
 def _priority(value: Any) -> int:
     if isinstance(value, bool):
         return DEFAULT_PRIORITY
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
+    value = priority_number(value)
     if isinstance(value, int):
         return min(5, max(1, value))
     return DEFAULT_PRIORITY
