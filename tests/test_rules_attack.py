@@ -28,3 +28,22 @@ def test_priority_digit_lookalikes_and_huge_numbers_are_findings_not_crashes(tmp
     assert out.returncode == 0, out.stderr
     assert "Traceback" not in out.stderr
 
+
+def test_nested_repeats_hidden_in_atomic_groups_conditionals_and_possessives_cannot_run(tmp_path):
+    # each would hang guard on a line of forty a's: the nesting sits below a node the check skipped
+    patterns = {"atomic": "(?>(a+)+b)", "conditional": "(x)?(?(1)(a+)+|c)b", "possessive": "((a+)+)?+b"}
+    files = {f"rules/{name}.md": rule(name, f"guard:\n  - pattern: '{p}'\n    files: '**/*.py'")
+             for name, p in patterns.items()}
+    files["rules/safe.md"] = rule("safe", "guard:\n  - pattern: '((?>a+))+b'\n    files: '**/*.py'")
+    bank = write_bank(tmp_path / "bank", files)
+    out = run_cli("--root", str(bank), "--validate", "--json", "--rule", "incomplete-rule")
+    flagged = {f["path"] for f in json.loads(out.stdout)["findings"]}
+    assert flagged == {f"rules/{name}.md" for name in patterns}, out.stdout
+    (tmp_path / "t.py").write_text("a" * 6 + "\n", encoding="utf-8")
+    out = run_cli("--root", str(bank), "--guard", "--json", str(tmp_path / "t.py"))
+    result = json.loads(out.stdout)
+    assert out.returncode == 1
+    assert {v["rule"] for v in result["violations"] if "incomplete-rule" in v["message"]} == {
+        f"rules/{name}.md" for name in patterns}
+    assert result["rules_used"] == ["rules/safe.md"]
+
