@@ -47,3 +47,26 @@ def test_nested_repeats_hidden_in_atomic_groups_conditionals_and_possessives_can
         f"rules/{name}.md" for name in patterns}
     assert result["rules_used"] == ["rules/safe.md"]
 
+
+
+def test_do_not_keeps_words_that_only_start_like_a_negation(tmp_path):
+    # 不安全 "unsafe", 不可变 "immutable", 别名 "alias", No-op: stripping their first character or word
+    # inverted the rule ("Do NOT 安全…" = "do not … safe …"); real negations are still replaced
+    cases = {
+        "unsafe": ("不安全的 eval 调用。", "Do NOT 不安全的 eval 调用。"),
+        "immutable": ("不可变对象上的写入。", "Do NOT 不可变对象上的写入。"),
+        "alias": ("别名里的中文。", "Do NOT 别名里的中文。"),
+        "noop": ("No-op handlers in production.", "Do NOT no-op handlers in production."),
+        "net": ("Нет глобальных переменных.", "Do NOT глобальных переменных."),
+        "yanjin": ("严禁提交密钥。", "Do NOT 提交密钥。"),
+        "buyong": ("不使用 print。", "Do NOT 使用 print。"),
+    }
+    files = {f"rules/{name}.md": rule(name, "dont: " + json.dumps(dont, ensure_ascii=False))
+             for name, (dont, _) in cases.items()}
+    write_bank(tmp_path / "memory_bank", files)
+    out = run_cli("--root", str(tmp_path / "memory_bank"), "--deliver", "--targets", "agents",
+                  "--project", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    agents = (tmp_path / "AGENTS.md").read_text(encoding="utf-8")
+    for _, shown in cases.values():
+        assert f"- Do things right. {shown}" in agents, agents
