@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from conftest import run_cli, write_bank
+from gitrepo import Repo
 
 
 def rule(name: str, extra: str) -> str:
@@ -70,3 +71,24 @@ def test_do_not_keeps_words_that_only_start_like_a_negation(tmp_path):
     agents = (tmp_path / "AGENTS.md").read_text(encoding="utf-8")
     for _, shown in cases.values():
         assert f"- Do things right. {shown}" in agents, agents
+
+
+NO_PRINT = ("---\ntitle: No print\ndoc_kind: rule\nstatus: active\npurpose: Read when code prints.\ndo: Log.\n"
+            "guard:\n  - pattern: 'print\\('\n    files: '**/*.py'\n---\n\n# No print\n")
+
+
+def test_changed_lines_sees_a_git_mv_as_moving_lines_not_adding_them(tmp_path):
+    repo = Repo(tmp_path / "app")
+    legacy = "print('old')\n" + "".join(f"value_{i} = {i}\n" for i in range(12))
+    repo.commit("base", "2026-02-01T09:00:00Z", {"memory_bank/rules/no-print.md": NO_PRINT, "src/old.py": legacy})
+    repo.git("mv", "src/old.py", "src/moved.py")
+
+    def flagged(*args: str) -> tuple[int, list[tuple[str, int]]]:
+        out = run_cli("--root", "memory_bank", "--guard", "--json", "--changed-lines", *args, cwd=repo.path)
+        return out.returncode, [(v["file"], v["line"]) for v in json.loads(out.stdout)["violations"]]
+
+    assert flagged("--staged") == (0, [])  # a pure move adds no line
+    repo.write("src/moved.py", legacy + "print('new')\n")
+    repo.git("add", "src/moved.py")
+    assert flagged("--staged") == (1, [("src/moved.py", 14)])  # a move with an edit: only the edit
+    assert flagged() == (1, [("src/moved.py", 14)])
