@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 from conftest import run_cli, write_bank
 from gitrepo import Repo
+
+HOOK = str(Path(sys.executable).parent / "mcp-memorybank-hook")
 
 
 def rule(name: str, extra: str) -> str:
@@ -92,3 +98,29 @@ def test_changed_lines_sees_a_git_mv_as_moving_lines_not_adding_them(tmp_path):
     repo.git("add", "src/moved.py")
     assert flagged("--staged") == (1, [("src/moved.py", 14)])  # a move with an edit: only the edit
     assert flagged() == (1, [("src/moved.py", 14)])
+
+
+def _hook(cwd: Path, *args: str, event: dict | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MEMORYBANK_", "CLAUDE_"))}
+    env["MEMORYBANK_HOOK_STATE_DIR"] = str(cwd.parent / "state")
+    payload = {"session_id": "s-1", "cwd": str(cwd), "hook_event_name": "Stop", "stop_hook_active": False,
+               "prompt": "how is money stored?", **(event or {})}
+    proc = subprocess.run([HOOK, *args], input=json.dumps(payload), capture_output=True, text=True, cwd=cwd,
+                          env=env, timeout=30)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr
+    return proc
+
+
+def test_every_hook_reports_a_root_typo_and_unknown_arguments_instead_of_going_silent(tmp_path):
+    repo = Repo(tmp_path / "repo")
+    repo.commit("base", "2026-02-01T09:00:00Z", {"memory_bank/domain/money.md": rule("money", ""), "app.py": "x\n"})
+    (repo.path / "app.py").write_text("y\n")  # dirty: a working Stop hook asks
+    for args in (("--root", "./memroy_bank"), ("--root=",)):
+        out = _hook(repo.path, *args)
+        assert out.stdout == "" and "nothing was checked" in out.stderr, (args, out.stderr)
+    for sub in ("prime", "session-start"):
+        for args in (("--rot", "memory_bank"), ("extra",), ("--root", "nope")):
+            out = _hook(repo.path, sub, *args)
+            assert out.stdout == "" and f"mcp-memorybank-hook {sub}:" in out.stderr, (sub, args, out.stderr)
+        assert _hook(repo.path, sub, "--root", "memory_bank").stdout  # the right spelling still works
+    assert json.loads(_hook(repo.path, "--root", "memory_bank").stdout)["decision"] == "block"
