@@ -124,3 +124,26 @@ def test_every_hook_reports_a_root_typo_and_unknown_arguments_instead_of_going_s
             assert out.stdout == "" and f"mcp-memorybank-hook {sub}:" in out.stderr, (sub, args, out.stderr)
         assert _hook(repo.path, sub, "--root", "memory_bank").stdout  # the right spelling still works
     assert json.loads(_hook(repo.path, "--root", "memory_bank").stdout)["decision"] == "block"
+
+
+def test_install_hook_off_path_writes_hooks_that_can_run(tmp_path):
+    # .mcp.json got the absolute server path, but the hooks stayed bare names the shell cannot find
+    repo = Repo(tmp_path / "repo")
+    repo.commit("base", "2026-02-01T09:00:00Z", {"memory_bank/README.md": "# Bank\n", "app.py": "x\n"})
+    off_path = {"PATH": "/usr/bin:/bin"}
+    assert run_cli("--root", "memory_bank", "--install-hook", cwd=repo.path, env=off_path).returncode == 0
+    settings = json.loads((repo.path / ".claude/settings.json").read_text())
+    commands = {event: groups[0]["hooks"][0]["command"] for event, groups in settings["hooks"].items()}
+    assert set(commands) == {"Stop", "UserPromptSubmit", "SessionStart"}
+    for command in commands.values():
+        program = command.split()[0]
+        assert os.path.isabs(program) and os.access(program, os.X_OK), command
+    (repo.path / "app.py").write_text("y\n")
+    event = {"session_id": "s-2", "cwd": str(repo.path), "hook_event_name": "Stop", "stop_hook_active": False}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORYBANK_")}
+    env.update(off_path, MEMORYBANK_HOOK_STATE_DIR=str(tmp_path / "state"))
+    ran = subprocess.run(commands["Stop"], shell=True, input=json.dumps(event), capture_output=True, text=True,
+                         cwd=repo.path, env=env, timeout=30)
+    assert json.loads(ran.stdout)["decision"] == "block", ran.stderr
+    again = run_cli("--root", "memory_bank", "--install-hook", "--json", cwd=repo.path, env=off_path)
+    assert [f["action"] for f in json.loads(again.stdout)["files"]] == ["unchanged"] * 3
