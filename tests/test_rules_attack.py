@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-from conftest import run_cli, write_bank
+import anyio
+import pytest
+from conftest import FIXTURE, run_cli, write_bank
 from gitrepo import Repo
+from mcp import Client
+from mcp.client.stdio import stdio_client
+from mcp.shared.exceptions import MCPError
+from mcpkit import params
 
 HOOK = str(Path(sys.executable).parent / "mcp-memorybank-hook")
 
@@ -147,3 +154,20 @@ def test_install_hook_off_path_writes_hooks_that_can_run(tmp_path):
     assert json.loads(ran.stdout)["decision"] == "block", ran.stderr
     again = run_cli("--root", "memory_bank", "--install-hook", "--json", cwd=repo.path, env=off_path)
     assert [f["action"] for f in json.loads(again.stdout)["files"]] == ["unchanged"] * 3
+
+
+def test_mcp_errors_echo_an_unknown_name_or_uri_bounded(tmp_path):
+    root = tmp_path / "memory_bank"
+    shutil.copytree(FIXTURE, root)
+    huge = "memorybank://" + "z" * 50_000
+
+    async def go():
+        async with Client(stdio_client(params(root)), mode="legacy") as client:
+            with pytest.raises(MCPError) as resource:
+                await client.read_resource(huge)
+            assert resource.value.code == -32002 and len(resource.value.message) < 1_000
+            assert "memorybank://index" in resource.value.message
+            with pytest.raises(MCPError) as prompt:
+                await client.get_prompt("p" * 50_000, {})
+            assert prompt.value.code == -32602 and len(prompt.value.message) < 1_000
+    anyio.run(go)
