@@ -171,3 +171,19 @@ def test_mcp_errors_echo_an_unknown_name_or_uri_bounded(tmp_path):
                 await client.get_prompt("p" * 50_000, {})
             assert prompt.value.code == -32602 and len(prompt.value.message) < 1_000
     anyio.run(go)
+
+
+def test_create_refuses_a_folder_git_ignores_instead_of_writing_a_document_nobody_sees(tmp_path):
+    # Python's stock .gitignore has `lib/`: the walk skips it, so the new document could never be read
+    repo = Repo(tmp_path / "repo")
+    repo.commit("base", "2026-02-01T09:00:00Z", {".gitignore": "lib/\n", "memory_bank/README.md": "# Bank\n"})
+    assert run_cli("--root", "memory_bank", "--init", "Demo", "--force", cwd=repo.path).returncode == 0
+    before = {p: p.read_bytes() for p in (repo.path / "memory_bank").rglob("*") if p.is_file()}
+    out = run_cli("--root", "memory_bank", "--create", "engineering/lib/build-notes.md", "--kind", "note",
+                  "--title", "Build notes", "--purpose", "Read when the build breaks.", cwd=repo.path)
+    assert out.returncode == 1 and "git ignores the folder engineering/lib/" in out.stderr, out.stderr
+    assert {p: p.read_bytes() for p in (repo.path / "memory_bank").rglob("*") if p.is_file()} == before
+    made = run_cli("--root", "memory_bank", "--create", "engineering/build-notes.md", "--kind", "note",
+                   "--title", "Build notes", "--purpose", "Read when the build breaks.", cwd=repo.path)
+    assert made.returncode == 0, made.stderr
+    assert run_cli("--root", "memory_bank", "--read", "engineering/build-notes.md", cwd=repo.path).returncode == 0
