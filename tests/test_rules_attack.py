@@ -190,3 +190,16 @@ def test_create_refuses_a_folder_git_ignores_instead_of_writing_a_document_nobod
                    "--title", "Build notes", "--purpose", "Read when the build breaks.", cwd=repo.path)
     assert made.returncode == 0, made.stderr
     assert run_cli("--root", "memory_bank", "--read", "engineering/build-notes.md", cwd=repo.path).returncode == 0
+
+
+def test_a_reviewed_date_in_the_future_does_not_mute_drift(tmp_path):
+    repo = Repo(tmp_path / "repo")
+    doc_text = ("---\ntitle: M\npurpose: Read when money moves.\nstatus: active\nanchors: [src/a.py]\n"
+                "reviewed: {date}\n---\n\n# M\n")
+    repo.commit("doc", "2025-01-01T00:00:00Z", {"memory_bank/domain/m.md": doc_text.format(date="2099-01-01"),
+                                                "src/a.py": "a\n"})
+    repo.commit("code", "2025-12-01T00:00:00Z", {"src/a.py": "b\n"})
+    out = run_cli("--root", "memory_bank", "--drift", "--check", "--json", cwd=repo.path)
+    assert out.returncode == 1 and [d["path"] for d in json.loads(out.stdout)["drifted"]] == ["domain/m.md"]
+    repo.commit("review", "2025-12-02T00:00:00Z", {"memory_bank/domain/m.md": doc_text.format(date="2025-12-02")})
+    assert run_cli("--root", "memory_bank", "--drift", "--check", cwd=repo.path).returncode == 0
