@@ -195,6 +195,20 @@ class Bank:
         self.skipped = skipped
         return found
 
+    def ignored_folder(self, path: str) -> str | None:
+        """The first folder of a bank-relative path that git ignores, so the walk would skip it; or None.
+
+        As in the walk: nothing counts as ignored when the bank itself is (kept out of git on purpose).
+        """
+        parts = path.split("/")[:-1]
+        folders = ["/".join(parts[:i]) + "/" for i in range(1, len(parts) + 1)]
+        if not folders or not self.root.is_dir():
+            return None
+        dropped = ignored(self.root, [*folders, "./"])
+        if "./" in dropped:
+            return None
+        return next((folder for folder in folders if folder in dropped), None)
+
     def refresh(self) -> Refresh:
         """Bring the index in line with the disk; re-parse only changed or new files."""
         start = time.perf_counter()

@@ -160,7 +160,11 @@ def working_changes(top: Path) -> set[str]:
 
 
 def reviewed_time(doc: Doc) -> int | None:
-    """The end (UTC) of the day in the document's `reviewed:` field, or None when it has no valid one."""
+    """The end (UTC) of the day in the document's `reviewed:` field, or None when it has no valid one.
+
+    A date after today is not valid: nobody reviewed in the future, and `reviewed: 2099-01-01` (a
+    typo for 2019, or a way to mute the check) would otherwise keep the document current for ever.
+    """
     value = doc.frontmatter.get("reviewed")
     if isinstance(value, _dt.datetime):
         value = value.date()
@@ -169,7 +173,7 @@ def reviewed_time(doc: Doc) -> int | None:
             value = _dt.date.fromisoformat(value.strip())
         except ValueError:
             return None
-    if not isinstance(value, _dt.date):
+    if not isinstance(value, _dt.date) or value > _dt.datetime.now(_dt.timezone.utc).date():
         return None
     end = _dt.datetime.combine(value, _dt.time(23, 59, 59), _dt.timezone.utc)
     return int(end.timestamp())

@@ -41,6 +41,13 @@ from .surface import instructions
 from .tools import BY_NAME, TOOLS, parse_groups
 from .wire import INVALID, claimed_stdin
 
+ECHO_MAX = 200  # characters of a caller's unknown name or URI repeated in an error
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= ECHO_MAX else text[:ECHO_MAX] + "…"
+
+
 RESOURCE_NOT_FOUND = -32002  # the handshake-era spec's code for an unknown resource
 INVALID_PARAMS = -32602
 # bank_init changes all three lists (seed: 1 tool, no prompts or resources → the full surface)
@@ -186,15 +193,16 @@ class MemoryBankServer:
             from ..writers import list_inbox
             text, mime = dumps(list_inbox(bank)), "application/json"
         else:
-            raise MCPError(RESOURCE_NOT_FOUND, f"Unknown resource {uri}. Resources: "
-                           f"{', '.join(r[0] for r in RESOURCES)}.", {"uri": uri})
+            shown = _cut(uri)  # a caller's string is echoed bounded: a 1 MB URI must not come back twice
+            raise MCPError(RESOURCE_NOT_FOUND, f"Unknown resource {shown}. Resources: "
+                           f"{', '.join(r[0] for r in RESOURCES)}.", {"uri": shown})
         return t.ReadResourceResult(contents=[t.TextResourceContents(uri=uri, text=text, mime_type=mime)])
 
     async def get_prompt(self, ctx: Any, params: t.GetPromptRequestParams) -> t.GetPromptResult:
         prompt = prompt_texts.BY_NAME.get(params.name)
         if prompt is None or not self._full_surface():
             offered = ", ".join(p.name for p in prompt_texts.PROMPTS) if self._full_surface() else "none"
-            raise MCPError(INVALID_PARAMS, f"Unknown prompt {params.name}. Prompts: {offered}.")
+            raise MCPError(INVALID_PARAMS, f"Unknown prompt {_cut(params.name)}. Prompts: {offered}.")
         args = dict(params.arguments or {})
         missing = [name for name, _, required in prompt.arguments if required and not str(args.get(name, "")).strip()]
         if missing:

@@ -114,6 +114,10 @@ def new_path(bank: Bank, raw: str, ignore: str | None = None) -> str:
     if any(p.startswith(".") or p in SKIP_NAMES for p in parts):
         raise refuse("path", f"{path} has a hidden or skipped folder, so the bank would never see it.",
                      "Choose a path without `.`-names, node_modules, __pycache__ or dist.")
+    hidden = bank.ignored_folder(path)
+    if hidden is not None:  # the walk skips folders git ignores (a `lib/` or `build/` line in .gitignore)
+        raise refuse("path", f"git ignores the folder {hidden}, so the bank would never see {path} and git would "
+                     "never commit it.", "Choose another folder, or un-ignore it in .gitignore (`!<folder>/`).")
     if _UNSAFE_NAME.search(path):
         raise refuse("path", f"{path} has spaces, brackets, parentheses or `|`, which index links cannot carry.",
                      "Use hyphens instead, e.g. `adr/ADR-002-cache-policy.md`.")
