@@ -21,9 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..atomic import TEMP_PREFIX, fsync_dir, write_atomic
+from ..atomic import TEMP_PREFIX, fsync_dir
 from ..confined import (
     CLOEXEC,
+    DIR_FLAGS,
     NOFOLLOW,
     Snapshot,
     exchange,
@@ -42,6 +43,7 @@ LOCK_NAME = ".memorybank.lock"
 JOURNAL_NAME = ".memorybank-journal"  # hidden like the temps; exists only while a multi-file commit runs
 SET_ASIDE_NAME = ".memorybank-journal.set-aside"  # a journal recovery refused to trust (hidden: never indexed)
 JOURNAL_VERSION = 2
+JOURNAL_MAX = 8 << 20  # bytes; a real journal names each file of one commit (a few hundred bytes each)
 STALE_SECONDS = 3600
 _BOM = b"\xef\xbb\xbf"
 
@@ -463,7 +465,42 @@ def _write_journal(root: Path, ops: list[_Op]) -> None:
         else:
             plan.append({"path": op.path, "temp": op.temp, "temp_ino": op.temp_ino, "base_ino": base_ino})
     data = {"version": JOURNAL_VERSION, "pid": os.getpid(), "dev": os.stat(root).st_dev, "ops": plan}
-    write_atomic(root / JOURNAL_NAME, json.dumps(data).encode("utf-8"))
+    fd = os.open(root, DIR_FLAGS)
+    try:  # a temp beside it, then a rename: the rename replaces whatever sits at the name, never follows it
+        temp, _ = write_temp_at(fd, JOURNAL_NAME, json.dumps(data).encode("utf-8"), None)
+        try:
+            os.replace(temp, JOURNAL_NAME, src_dir_fd=fd, dst_dir_fd=fd)
+        except BaseException:
+            _unlink_quiet(fd, temp)
+            raise
+        _fsync_fd(fd)
+    finally:
+        os.close(fd)
+
+
+def _read_journal(root: Path) -> bytes | None:
+    """The journal's bytes, or None when there is none; `_NotOurs` for a symlink, a fifo, a folder or a
+    file larger than any journal this tool writes (each would block, lead outside, or cost memory)."""
+    fd = os.open(root, DIR_FLAGS)
+    try:
+        info = lstat_at(fd, JOURNAL_NAME)
+        if info is None:
+            return None
+        if not stat.S_ISREG(info.st_mode):
+            raise _NotOurs("it is a symlink, a folder or a special file, not a journal")
+        if info.st_size > JOURNAL_MAX:
+            raise _NotOurs(f"it is too large ({info.st_size:,} bytes) to be a journal")
+        try:
+            snap = read_at(fd, JOURNAL_NAME, JOURNAL_NAME)
+        except BankError as exc:
+            raise _NotOurs(exc.message) from None
+        if snap is None:
+            return None
+        if len(snap.data) > JOURNAL_MAX:
+            raise _NotOurs(f"it is too large ({len(snap.data):,} bytes) to be a journal")
+        return snap.data
+    finally:
+        os.close(fd)
 
 
 class _NotOurs(Exception):
@@ -550,13 +587,16 @@ def recover(root: Path, warnings: list[str] | None = None) -> list[str]:
     """
     journal = root / JOURNAL_NAME
     try:
-        data = journal.read_bytes()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return []
-    try:
+        data = _read_journal(root)
+        if data is None:
+            return []
         steps, fds = _plan(root, data)
     except _NotOurs as exc:
-        os.replace(journal, root / SET_ASIDE_NAME)
+        try:
+            os.replace(journal, root / SET_ASIDE_NAME)
+        except OSError as failed:
+            raise BankError(f"Refused (journal): {JOURNAL_NAME} in {root} is not one this tool wrote ({exc}) and "
+                            f"could not be set aside ({failed.strerror}). Remove it, then retry.") from None
         fsync_dir(root)
         message = (f"a {JOURNAL_NAME} that does not match this bank's files was set aside as {SET_ASIDE_NAME} "
                    f"without acting on it: {exc}. Check the files it names, then delete it.")

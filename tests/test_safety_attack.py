@@ -1,0 +1,59 @@
+"""An adversarial run on issue 13's finished work: each test is one hole found by attacking the real
+CLI, server and hooks, pinned so it stays closed."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+from conftest import cli_path, run_cli
+from writekit import make_bank
+
+JOURNAL = ".memorybank-journal"
+LOCK = ".memorybank.lock"
+SET_ASIDE = ".memorybank-journal.set-aside"
+
+
+def _create(root: Path, name: str = "adr/ADR-050-x.md", timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([cli_path(), "--root", str(root), "--create", name, "--kind", "adr", "--title", "Fifty",
+                           "--purpose", "Why fifty.", "--derived", "dna/principles.md", "--json"],
+                          capture_output=True, text=True, timeout=timeout)
+
+
+# -- the bank's own files (lock, journal) as a clone can bring them -----------------------------
+
+def test_a_journal_symlinked_out_of_the_bank_never_leads_a_write_outside(tmp_path):
+    # A dangling `.memorybank-journal -> <outside>` read as "no journal", then the commit's journal was
+    # written through it: a file made outside the bank.
+    root = make_bank(tmp_path / "bank").root
+    (root / JOURNAL).symlink_to(tmp_path / "made-outside")
+    proc = _create(root)
+    assert proc.returncode == 0, proc.stderr
+    assert not (tmp_path / "made-outside").exists()
+    assert (root / "adr/ADR-050-x.md").exists()
+    assert not os.path.lexists(root / JOURNAL)
+
+
+def test_a_journal_that_is_a_fifo_is_set_aside_instead_of_blocking_every_writer_and_the_server(tmp_path):
+    root = make_bank(tmp_path / "bank").root
+    os.mkfifo(root / JOURNAL)
+    proc = _create(root, timeout=30)
+    assert proc.returncode == 0, proc.stderr
+    assert any("set aside" in w for w in json.loads(proc.stdout)["warnings"])
+    assert not os.path.lexists(root / JOURNAL)
+    os.mkfifo(root / JOURNAL)
+    served = subprocess.run([cli_path(), "--root", str(root)], stdin=subprocess.DEVNULL, capture_output=True,
+                            text=True, timeout=30)
+    assert "set aside" in served.stderr
+
+
+def test_a_huge_journal_is_set_aside_unread(tmp_path):
+    root = make_bank(tmp_path / "bank").root
+    with open(root / JOURNAL, "wb") as handle:
+        handle.truncate(64 << 20)  # sparse: costs no disk, but reading it costs 64 MB
+    proc = run_cli("--root", str(root), "--create", "adr/ADR-050-x.md", "--kind", "adr", "--title", "Fifty",
+                   "--purpose", "Why fifty.", "--derived", "dna/principles.md", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert any("set aside" in w and "large" in w for w in json.loads(proc.stdout)["warnings"])
