@@ -24,6 +24,15 @@ def _create(root: Path, name: str = "adr/ADR-050-x.md", timeout: float = 60) -> 
 
 # -- the bank's own files (lock, journal) as a clone can bring them -----------------------------
 
+def test_a_lock_file_symlinked_out_of_the_bank_is_refused_and_nothing_outside_is_made(tmp_path):
+    root = make_bank(tmp_path / "bank").root
+    (root / LOCK).symlink_to(tmp_path / "made-outside")
+    proc = _create(root)
+    assert not (tmp_path / "made-outside").exists()
+    assert proc.returncode != 0 and LOCK in proc.stderr and "symlink" in proc.stderr
+    assert not (root / "adr/ADR-050-x.md").exists()
+
+
 def test_a_journal_symlinked_out_of_the_bank_never_leads_a_write_outside(tmp_path):
     # A dangling `.memorybank-journal -> <outside>` read as "no journal", then the commit's journal was
     # written through it: a file made outside the bank.

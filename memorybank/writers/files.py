@@ -162,7 +162,7 @@ def bank_lock(root: Path) -> Iterator[None]:
             return
         if not root.is_dir():
             raise BankError(f"No bank at {root}: the folder does not exist. Create one with --init NAME.")
-        fd = os.open(root / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = _open_lock(root)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             _HELD[key] = 1
@@ -173,6 +173,24 @@ def bank_lock(root: Path) -> Iterator[None]:
                 fcntl.flock(fd, fcntl.LOCK_UN)
         finally:
             os.close(fd)
+
+
+def _open_lock(root: Path) -> int:
+    """The lock file, opened (made if missing) in the bank and never through a symlink: a clone can
+    bring `.memorybank.lock -> <anywhere>`, and following it would make or open a file outside."""
+    try:
+        fd = os.open(root / LOCK_NAME, os.O_RDWR | os.O_CREAT | NOFOLLOW | CLOEXEC | getattr(os, "O_NONBLOCK", 0),
+                     0o644)
+    except OSError as exc:
+        if exc.errno not in (errno.ELOOP, errno.EMLINK, errno.EISDIR, errno.ENXIO):
+            raise
+        fd = -1
+    if fd >= 0 and stat.S_ISREG(os.fstat(fd).st_mode):
+        return fd
+    if fd >= 0:
+        os.close(fd)
+    raise BankError(f"Refused (path): {LOCK_NAME} in {root} is a symlink or not a regular file; writers never "
+                    "follow one. Delete it (it holds nothing) and retry.")
 
 
 # -- atomic replace and transactions -----------------------------------------------------------
