@@ -8,7 +8,8 @@ import os
 import subprocess
 from pathlib import Path
 
-from conftest import cli_path, run_cli
+from conftest import cli_path, doc, git_repo, run_cli
+from test_hook import block_reason, stop
 from writekit import make_bank
 
 JOURNAL = ".memorybank-journal"
@@ -66,3 +67,20 @@ def test_a_huge_journal_is_set_aside_unread(tmp_path):
                    "--purpose", "Why fifty.", "--derived", "dna/principles.md", "--json")
     assert proc.returncode == 0, proc.stderr
     assert any("set aside" in w and "large" in w for w in json.loads(proc.stdout)["warnings"])
+
+
+# -- hooks on a hostile bank --------------------------------------------------------------------
+
+def test_the_stop_hook_never_counts_notes_through_a_symlinked_inbox(tmp_path):
+    # `_inbox -> <a folder of 12 notes outside>`: the index skips it, but the Stop hook walked it and
+    # told the agent about notes that are not in the bank (and `_inbox -> /` walked the whole disk).
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    for i in range(12):
+        (outside / f"n{i}.md").write_text(doc(f"N {i}"))
+    project = git_repo(tmp_path / "proj", {"src/app.py": "print('hi')\n", "memory_bank/README.md": "# Bank\n",
+                                           "memory_bank/domain/money.md": doc("Money")})
+    (project / "memory_bank" / "_inbox").symlink_to(outside, target_is_directory=True)
+    (project / "src" / "app.py").write_text("changed\n")
+    reason = block_reason(stop(project, tmp_path))
+    assert "notes wait" not in reason
