@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 from conftest import cli_path, doc, git_repo, run_cli
+from mcpkit import Session
 from test_hook import block_reason, stop
 from writekit import make_bank
 
@@ -84,3 +85,31 @@ def test_the_stop_hook_never_counts_notes_through_a_symlinked_inbox(tmp_path):
     (project / "src" / "app.py").write_text("changed\n")
     reason = block_reason(stop(project, tmp_path))
     assert "notes wait" not in reason
+
+
+# -- body_file / content_file over MCP ----------------------------------------------------------
+
+def test_over_mcp_no_hidden_file_or_folder_of_the_project_is_read(tmp_path):
+    # A bank kept in a home folder that is not a git repository (or in a dotfiles repository) has the
+    # home folder as its project: `.ssh/id_rsa`, `.aws/credentials`, `.env` were all "inside the project".
+    home = tmp_path / "home"
+    root = make_bank(home / "memory_bank").root
+    (home / ".ssh").mkdir()
+    (home / ".ssh" / "id_rsa").write_text("PRIVATE KEY\n")
+    (home / ".env").write_text("TOKEN=secret\n")
+    (home / "notes.md").write_text("A plain note.\n")
+    session = Session(root)
+    try:
+        base = {"doc_kind": "adr", "title": "From file", "purpose": "Body from a file.",
+                "derived_from": ["dna/principles.md"]}
+        for i, given in enumerate([".ssh/id_rsa", str(home / ".ssh" / "id_rsa"), ".env", "memory_bank/../.env"]):
+            result = session.call("bank_create", {**base, "path": f"adr/ADR-06{i}-x.md", "body_file": given})
+            assert result.is_error and "hidden" in result.content[0].text, (given, result.content[0].text)
+        result = session.call("bank_update_section", {"path": "product/vision.md", "section": "Goals",
+                                                      "content_file": ".ssh/id_rsa"})
+        assert result.is_error and "hidden" in result.content[0].text
+        assert session.ok("bank_create", {**base, "path": "adr/ADR-069-ok.md", "body_file": "notes.md"})
+        assert "PRIVATE" not in "".join(p.read_text() for p in root.rglob("*.md"))
+        assert "TOKEN" not in "".join(p.read_text() for p in root.rglob("*.md"))
+    finally:
+        session.close()

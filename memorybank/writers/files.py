@@ -702,7 +702,8 @@ _REMOTE: ContextVar[Path | None] = ContextVar("memorybank_remote_bank", default=
 @contextmanager
 def remote_caller(root: Path) -> Iterator[None]:
     """Within this block the caller is remote (an MCP client): `body_file`/`content_file` are read only
-    inside the project folder of the bank at `root`, never through a symlink, never under `.git/`.
+    inside the project folder of the bank at `root`, never through a symlink, never under `.git/` or any
+    other hidden file or folder.
 
     A person at a shell (the CLI) keeps full access; an agent that a prompt injection steers must
     not copy `~/.ssh/…` into a document that `bank_read` then returns.
@@ -724,9 +725,13 @@ def _within_project(root: Path, raw: str, what: str) -> tuple[Path, str]:
     for base in dict.fromkeys((os.path.abspath(project), os.path.realpath(project))):
         if absolute.startswith(base.rstrip(os.sep) + os.sep):
             rel = os.path.relpath(absolute, base).replace(os.sep, "/")
-            if any(part.casefold() == ".git" for part in rel.split("/")):
+            parts = rel.split("/")
+            if any(part.casefold() == ".git" for part in parts):
                 raise BankError(f"Refused ({what}): {raw} is under .git/, which is never read over MCP. "
                                 "Give a file of the project itself.")
+            if any(part.startswith(".") for part in parts):  # .ssh/, .aws/, .env: a bank kept in a home folder
+                raise BankError(f"Refused ({what}): {raw} is a hidden file or under a hidden folder, which is never "
+                                "read over MCP (keys and tokens live there). Give a file of the project itself.")
             return Path(base), rel
     raise BankError(f"Refused ({what}): {raw} is outside the project folder {project}; over MCP only files "
                     "inside it are read. Put the file in the project, or pass the text itself.")
