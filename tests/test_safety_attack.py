@@ -113,3 +113,35 @@ def test_over_mcp_no_hidden_file_or_folder_of_the_project_is_read(tmp_path):
         assert "TOKEN" not in "".join(p.read_text() for p in root.rglob("*.md"))
     finally:
         session.close()
+
+
+# -- names that collide on macOS and Windows, through every path that makes a file ------------------
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and p.name != LOCK}
+
+
+def test_init_force_never_adds_a_starter_file_beside_one_that_differs_only_in_case(tmp_path):
+    root = tmp_path / "bank"
+    root.mkdir()
+    (root / "readme.md").write_text("---\ntitle: Mine\ndoc_function: index\npurpose: Mine.\n---\n# Mine\n")
+    before = _tree(root)
+    proc = run_cli("--root", str(root), "--init", "Proj", "--force")
+    assert proc.returncode != 0
+    assert "readme.md" in proc.stderr and "collides" in proc.stderr
+    assert _tree(root) == before
+
+
+def test_materialize_flows_never_adds_a_template_beside_one_that_differs_only_in_case(tmp_path):
+    import shutil
+
+    from conftest import FIXTURE
+    root = tmp_path / "bank"
+    shutil.copytree(FIXTURE, root)
+    (root / "flows/templates/PRD.md").write_text("# my own prd notes\n")
+    before = _tree(root)
+    proc = run_cli("--root", str(root), "--materialize-flows", "--force")
+    assert proc.returncode != 0
+    assert "PRD.md" in proc.stderr and "collides" in proc.stderr
+    assert _tree(root) == before

@@ -27,8 +27,10 @@ from ..confined import (
     DIR_FLAGS,
     NOFOLLOW,
     Snapshot,
+    collision_refusal,
     exchange,
     lstat_at,
+    name_collision,
     open_folder,
     place_new,
     read_at,
@@ -333,6 +335,13 @@ class Transaction:
         made: list[tuple[int, str]] = []
         done: list[_Op] = []
         journaled = False
+        moved_away = [op.path for op in ops if op.data is None]
+        for op in ops:  # a new file or folder beside one that differs only in case or Unicode form
+            if op.data is not None and op.base is None:
+                existing = name_collision(self.root, op.path)
+                if existing is not None and not any(away == existing or away.startswith(existing + "/")
+                                                    for away in moved_away):  # a case-only move is fine
+                    raise collision_refusal(op.path, existing)
         try:
             for op in ops:
                 parts, op.name = split(op.path)
