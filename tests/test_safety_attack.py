@@ -145,3 +145,26 @@ def test_materialize_flows_never_adds_a_template_beside_one_that_differs_only_in
     assert proc.returncode != 0
     assert "PRD.md" in proc.stderr and "collides" in proc.stderr
     assert _tree(root) == before
+
+
+# -- base_version misuse --------------------------------------------------------------------------
+
+def test_a_malformed_base_version_is_named_as_such_not_as_a_changed_document(tmp_path):
+    # "" or a NUL-tailed or 2 MB base_version was answered "it changed since that read", echoing the
+    # raw value back: a misleading reason (nothing changed) and an unbounded, binary echo.
+    root = make_bank(tmp_path / "bank").root
+    session = Session(root)
+    try:
+        version = json.loads(session.call("bank_read", {"path": "product/vision.md"}).content[0].text)["version"]
+        before = (root / "product/vision.md").read_bytes()
+        for given in ["", " ", version + "\x00", "a" * 2_000_000, version.upper()[:11]]:
+            result = session.call("bank_set_field", {"path": "product/vision.md", "field": "owner", "value": "x",
+                                                     "base_version": given})
+            text = result.content[0].text
+            assert result.is_error and "is not a version" in text and version in text, text
+            assert "\x00" not in text and len(text) < 400
+        assert (root / "product/vision.md").read_bytes() == before
+        assert session.ok("bank_set_field", {"path": "product/vision.md", "field": "owner", "value": "x",
+                                             "base_version": f" {version} "})["changed"]
+    finally:
+        session.close()

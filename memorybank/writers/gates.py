@@ -331,6 +331,11 @@ def at_version(doc: Doc, given: str | None) -> None:
     if given is None:
         return
     want = str(given).strip()
+    if not re.fullmatch(r"[0-9a-f]{12}", want):
+        shown = repr(want[:40] + ("…" if len(want) > 40 else ""))
+        raise refuse("base_version", f"{shown} is not a version: a version is the 12 hex characters bank_read "
+                     f"gives; nothing was written.", f"Pass {doc.path}'s version from bank_read (now {doc.version}), "
+                     "or leave base_version out.")
     if want != doc.version:
         raise refuse("base_version", f"{doc.path} is now version {doc.version}, not {want}: it changed since that "
                      "read; nothing was written.", f"Read it again (bank_read), redo the change on the new text and "
