@@ -15,6 +15,7 @@ import hashlib
 import os
 import stat
 import sys
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -223,3 +224,41 @@ def place_new(folder: int, temp: str, name: str) -> None:
 
 def folder_path(root: Path, parts: Sequence[str]) -> Path:
     return root.joinpath(*parts) if parts else root
+
+
+# -- names that collide on case-insensitive, normalising file systems -------------------------------
+
+def folded(name: str) -> str:
+    """A name as case-insensitive, normalising file systems see it: NFC, case-folded, NFC again."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
+def name_collision(root: str | os.PathLike[str], rel: str, ignore: str | None = None) -> str | None:
+    """The existing root-relative path a new `rel` collides with (same name after NFC and case folding,
+    different bytes), or None. Each component is compared with the folder above it; `ignore` is a path
+    being moved away (a case-only rename is fine)."""
+    parts = rel.split("/")
+    folder = Path(root)
+    for index, part in enumerate(parts):
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            return None
+        if part in names:
+            folder = folder / part
+            continue
+        key = folded(part)
+        for other in sorted(names):
+            existing = "/".join([*parts[:index], other])
+            if folded(other) != key or (ignore is not None and (ignore == existing or
+                                                                 ignore.startswith(existing + "/"))):
+                continue
+            return existing
+        return None
+    return None
+
+
+def collision_refusal(rel: str, existing: str) -> BankError:
+    return BankError(f"Refused (path): {rel} collides with the existing {existing}: they differ only in case or "
+                     f"Unicode form, so macOS and Windows checkouts see one name. Use the existing name ({existing}) "
+                     "or choose a different one; nothing was written.")

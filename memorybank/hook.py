@@ -44,6 +44,7 @@ BANK_FOLDER = "memory_bank"
 COOLDOWN_MIN = 30.0
 INBOX_MAX = 8
 INBOX_MAX_AGE_DAYS = 14.0
+INBOX_WALK_MAX = 10_000  # entries of _inbox/ the reminder looks at
 NOT_NOTES = frozenset({"README.md", "DISCARDED.md"})
 HASH_LIMIT = 16 * 1024 * 1024  # larger dirty files are fingerprinted by size and mtime, not content
 
@@ -212,18 +213,33 @@ def _save_state(path: Path, data: dict) -> None:
 
 
 def inbox_queue(bank: Path, now: float) -> tuple[int, float]:
-    """`(notes waiting in _inbox/, age in days of the oldest)`; hidden entries and non-notes skipped."""
+    """`(notes waiting in _inbox/, age in days of the oldest)`; hidden entries and non-notes skipped.
+
+    Like the index, never through a symlink (an `_inbox -> /` would walk the disk) and at most
+    INBOX_WALK_MAX entries looked at: the count only decides whether to remind."""
     count, oldest = 0, now
+    try:
+        if not stat.S_ISDIR(os.lstat(bank / "_inbox").st_mode):
+            return 0, 0.0
+    except OSError:
+        return 0, 0.0
+    seen = 0
     for folder, dirs, files in os.walk(bank / "_inbox"):
         dirs[:] = [d for d in dirs if not d.startswith(".")]
+        seen += len(dirs) + len(files)
+        if seen > INBOX_WALK_MAX:
+            break
         at_top = folder == str(bank / "_inbox")
         for name in files:
             if not name.endswith(".md") or name.startswith(".") or (at_top and name in NOT_NOTES):
                 continue
             try:
-                mtime = os.stat(os.path.join(folder, name)).st_mtime
+                info = os.lstat(os.path.join(folder, name))
             except OSError:
                 continue
+            if not stat.S_ISREG(info.st_mode):  # a symlinked or special "note" is no note (the index skips it)
+                continue
+            mtime = info.st_mtime
             count += 1
             oldest = min(oldest, mtime)
     return count, max(0.0, (now - oldest) / 86400)

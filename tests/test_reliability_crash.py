@@ -312,7 +312,8 @@ def crashes(request, fixed_today):
 def test_writers_killed_at_every_point_leave_old_or_new_bytes_and_recover_whole(crashes, request):
     heavy = slow_run(request.config)
     crashes.every_point(MUTATING_CALLS if heavy else NAMESPACE_CALLS, range(len(crashes.ops)))
-    assert crashes.kills >= (250 if heavy else 30), crashes.kills
+    # 24: the journal is written by one rename inside the bank (no mkdir of the bank folder any more)
+    assert crashes.kills >= (250 if heavy else 24), crashes.kills
 
 
 def test_writers_killed_at_random_moments_leave_old_or_new_bytes_and_recover_whole(crashes, request):

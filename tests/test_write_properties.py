@@ -580,7 +580,7 @@ class Writers(RuleBasedStateMachine):
             return
         found = [f for f in validate(self.bank)["findings"]
                  if not (f["rule"] == "unknown-enum-value" and f["path"] in self.warned)]
-        assert found == [], "\n".join(f"{f['rule']} {f['path']}:{f['line']}: {f['message']}" for f in found)
+        assert found == [], "\n".join(f"{f['rule']} {f['path']}:{f.get('line', '')}: {f['message']}" for f in found)
         doubled = doubles(self.bank) - self.baseline_doubles
         assert not doubled, f"an index lists a document twice: {sorted(doubled)}"
         self.validated = view

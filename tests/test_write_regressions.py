@@ -405,3 +405,18 @@ def test_a_root_relative_derived_from_is_stored_relative_to_the_document(bank):
     assert "  - ../product/vision.md\n" in read(bank, "adr/ADR-011-slash.md")
     assert not [w for w in out["warnings"] if "derived_from" in w]
     assert_clean(bank)
+
+
+@pytest.mark.parametrize("first, then", [("[", True), ("]", "x"), ("(", "y"), ("-", "z"), ("Vision", "v")],
+                         ids=["open-bracket", "close-bracket", "paren", "bullet-marker", "title-word"])
+def test_a_purpose_that_is_link_syntax_is_replaced_as_text_never_in_the_entrys_markup(bank, first, then):
+    # Found by test_write_properties: purpose "[" then True; the index's purpose update replaced the
+    # first "[" on the entry line (the link's own bracket), so the entry stopped linking the document.
+    set_field(bank, path=V, field="purpose", value=first)
+    set_field(bank, path=V, field="purpose", value=then)
+    assert_clean(bank)
+    bank.refresh()
+    assert bank.registered_in.get(V) == ["product/README.md"]
+    entry = next(line for line in read(bank, "product/README.md").splitlines() if "(vision.md)" in line)
+    assert entry.startswith("- [Vision](vision.md) — ")
+    assert entry.endswith(str(then).lower() if then is True else str(then))

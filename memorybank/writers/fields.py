@@ -147,7 +147,7 @@ def set_field(bank: Bank, path: str, field: str, value: Any, dry_run: bool = Fal
         tx.write(doc.path, text.encode())
         indexes: list[str] = []
         if field == "title":
-            indexes = update_entries(bank, tx, doc.path, old_title, value)
+            indexes = update_entries(bank, tx, doc.path, old_title, value, "title")
         elif field == "purpose" and doc.purpose:
             indexes = update_entries(bank, tx, doc.path, doc.purpose, value)
         return result(tx, dry_run, warnings, path=doc.path, field=field, value=text_of(stored), previous=previous,

@@ -21,13 +21,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..atomic import TEMP_PREFIX, fsync_dir, write_atomic
+from ..atomic import TEMP_PREFIX, fsync_dir
 from ..confined import (
     CLOEXEC,
+    DIR_FLAGS,
     NOFOLLOW,
     Snapshot,
+    collision_refusal,
     exchange,
     lstat_at,
+    name_collision,
     open_folder,
     place_new,
     read_at,
@@ -42,6 +45,7 @@ LOCK_NAME = ".memorybank.lock"
 JOURNAL_NAME = ".memorybank-journal"  # hidden like the temps; exists only while a multi-file commit runs
 SET_ASIDE_NAME = ".memorybank-journal.set-aside"  # a journal recovery refused to trust (hidden: never indexed)
 JOURNAL_VERSION = 2
+JOURNAL_MAX = 8 << 20  # bytes; a real journal names each file of one commit (a few hundred bytes each)
 STALE_SECONDS = 3600
 _BOM = b"\xef\xbb\xbf"
 
@@ -157,7 +161,7 @@ def bank_lock(root: Path) -> Iterator[None]:
             return
         if not root.is_dir():
             raise BankError(f"No bank at {root}: the folder does not exist. Create one first.", see="init")
-        fd = os.open(root / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = _open_lock(root)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             _HELD[key] = 1
@@ -168,6 +172,24 @@ def bank_lock(root: Path) -> Iterator[None]:
                 fcntl.flock(fd, fcntl.LOCK_UN)
         finally:
             os.close(fd)
+
+
+def _open_lock(root: Path) -> int:
+    """The lock file, opened (made if missing) in the bank and never through a symlink: a clone can
+    bring `.memorybank.lock -> <anywhere>`, and following it would make or open a file outside."""
+    try:
+        fd = os.open(root / LOCK_NAME, os.O_RDWR | os.O_CREAT | NOFOLLOW | CLOEXEC | getattr(os, "O_NONBLOCK", 0),
+                     0o644)
+    except OSError as exc:
+        if exc.errno not in (errno.ELOOP, errno.EMLINK, errno.EISDIR, errno.ENXIO):
+            raise
+        fd = -1
+    if fd >= 0 and stat.S_ISREG(os.fstat(fd).st_mode):
+        return fd
+    if fd >= 0:
+        os.close(fd)
+    raise BankError(f"Refused (path): {LOCK_NAME} in {root} is a symlink or not a regular file; writers never "
+                    "follow one. Delete it (it holds nothing) and retry.")
 
 
 # -- atomic replace and transactions -----------------------------------------------------------
@@ -310,6 +332,13 @@ class Transaction:
         made: list[tuple[int, str]] = []
         done: list[_Op] = []
         journaled = False
+        moved_away = [op.path for op in ops if op.data is None]
+        for op in ops:  # a new file or folder beside one that differs only in case or Unicode form
+            if op.data is not None and op.base is None:
+                existing = name_collision(self.root, op.path)
+                if existing is not None and not any(away == existing or away.startswith(existing + "/")
+                                                    for away in moved_away):  # a case-only move is fine
+                    raise collision_refusal(op.path, existing)
         try:
             for op in ops:
                 parts, op.name = split(op.path)
@@ -460,7 +489,42 @@ def _write_journal(root: Path, ops: list[_Op]) -> None:
         else:
             plan.append({"path": op.path, "temp": op.temp, "temp_ino": op.temp_ino, "base_ino": base_ino})
     data = {"version": JOURNAL_VERSION, "pid": os.getpid(), "dev": os.stat(root).st_dev, "ops": plan}
-    write_atomic(root / JOURNAL_NAME, json.dumps(data).encode("utf-8"))
+    fd = os.open(root, DIR_FLAGS)
+    try:  # a temp beside it, then a rename: the rename replaces whatever sits at the name, never follows it
+        temp, _ = write_temp_at(fd, JOURNAL_NAME, json.dumps(data).encode("utf-8"), None)
+        try:
+            os.replace(temp, JOURNAL_NAME, src_dir_fd=fd, dst_dir_fd=fd)
+        except BaseException:
+            _unlink_quiet(fd, temp)
+            raise
+        _fsync_fd(fd)
+    finally:
+        os.close(fd)
+
+
+def _read_journal(root: Path) -> bytes | None:
+    """The journal's bytes, or None when there is none; `_NotOurs` for a symlink, a fifo, a folder or a
+    file larger than any journal this tool writes (each would block, lead outside, or cost memory)."""
+    fd = os.open(root, DIR_FLAGS)
+    try:
+        info = lstat_at(fd, JOURNAL_NAME)
+        if info is None:
+            return None
+        if not stat.S_ISREG(info.st_mode):
+            raise _NotOurs("it is a symlink, a folder or a special file, not a journal")
+        if info.st_size > JOURNAL_MAX:
+            raise _NotOurs(f"it is too large ({info.st_size:,} bytes) to be a journal")
+        try:
+            snap = read_at(fd, JOURNAL_NAME, JOURNAL_NAME)
+        except BankError as exc:
+            raise _NotOurs(exc.message) from None
+        if snap is None:
+            return None
+        if len(snap.data) > JOURNAL_MAX:
+            raise _NotOurs(f"it is too large ({len(snap.data):,} bytes) to be a journal")
+        return snap.data
+    finally:
+        os.close(fd)
 
 
 class _NotOurs(Exception):
@@ -547,13 +611,16 @@ def recover(root: Path, warnings: list[str] | None = None) -> list[str]:
     """
     journal = root / JOURNAL_NAME
     try:
-        data = journal.read_bytes()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return []
-    try:
+        data = _read_journal(root)
+        if data is None:
+            return []
         steps, fds = _plan(root, data)
     except _NotOurs as exc:
-        os.replace(journal, root / SET_ASIDE_NAME)
+        try:
+            os.replace(journal, root / SET_ASIDE_NAME)
+        except OSError as failed:
+            raise BankError(f"Refused (journal): {JOURNAL_NAME} in {root} is not one this tool wrote ({exc}) and "
+                            f"could not be set aside ({failed.strerror}). Remove it, then retry.") from None
         fsync_dir(root)
         message = (f"a {JOURNAL_NAME} that does not match this bank's files was set aside as {SET_ASIDE_NAME} "
                    f"without acting on it: {exc}. Check the files it names, then delete it.")
@@ -641,7 +708,8 @@ _REMOTE: ContextVar[Path | None] = ContextVar("memorybank_remote_bank", default=
 @contextmanager
 def remote_caller(root: Path) -> Iterator[None]:
     """Within this block the caller is remote (an MCP client): `body_file`/`content_file` are read only
-    inside the project folder of the bank at `root`, never through a symlink, never under `.git/`.
+    inside the project folder of the bank at `root`, never through a symlink, never under `.git/` or any
+    other hidden file or folder.
 
     A person at a shell (the CLI) keeps full access; an agent that a prompt injection steers must
     not copy `~/.ssh/…` into a document that `bank_read` then returns.
@@ -663,9 +731,13 @@ def _within_project(root: Path, raw: str, what: str) -> tuple[Path, str]:
     for base in dict.fromkeys((os.path.abspath(project), os.path.realpath(project))):
         if absolute.startswith(base.rstrip(os.sep) + os.sep):
             rel = os.path.relpath(absolute, base).replace(os.sep, "/")
-            if any(part.casefold() == ".git" for part in rel.split("/")):
+            parts = rel.split("/")
+            if any(part.casefold() == ".git" for part in parts):
                 raise BankError(f"Refused ({what}): {raw} is under .git/, which is never read over MCP. "
                                 "Give a file of the project itself.")
+            if any(part.startswith(".") for part in parts):  # .ssh/, .aws/, .env: a bank kept in a home folder
+                raise BankError(f"Refused ({what}): {raw} is a hidden file or under a hidden folder, which is never "
+                                "read over MCP (keys and tokens live there). Give a file of the project itself.")
             return Path(base), rel
     raise BankError(f"Refused ({what}): {raw} is outside the project folder {project}; over MCP only files "
                     "inside it are read. Put the file in the project, or pass the text itself.")

@@ -9,12 +9,12 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..bank import SKIP_NAMES, Bank
+from ..confined import collision_refusal, name_collision
 from ..drift import repo_path
 from ..errors import BankError
 from ..lang import Lexicon, lexicon_for
@@ -143,38 +143,16 @@ def _itself(bank: Bank, target: Path, ignore: str | None) -> bool:
         return False
 
 
-def folded(name: str) -> str:
-    """A name as case-insensitive, normalising file systems see it: NFC, case-folded, NFC again."""
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
-
-
 def check_name_collision(bank: Bank, rel_path: str, ignore: str | None = None) -> None:
     """Refuse a new path that names an existing file or folder differently only by Unicode form or case.
 
     `domain/café.md` in NFD beside the NFC one, or `readme.md` beside `README.md`, are two files on
-    Linux but one on macOS and Windows checkouts. Each component is compared with the entries of
-    the existing folder above it; `ignore` is the path being moved (a case-only rename is fine).
+    Linux but one on macOS and Windows checkouts. `ignore` is the path being moved (a case-only rename
+    is fine). Every commit checks its new files again (`Transaction`), so init and materialize too.
     """
-    parts = rel_path.split("/")
-    folder = bank.root
-    for index, part in enumerate(parts):
-        try:
-            names = os.listdir(folder)
-        except OSError:
-            return
-        if part in names:
-            folder = folder / part
-            continue
-        key = folded(part)
-        for other in sorted(names):
-            existing = "/".join([*parts[:index], other])
-            if folded(other) != key or (ignore is not None and (ignore == existing or
-                                                                 ignore.startswith(existing + "/"))):
-                continue
-            raise refuse("path", f"{'/'.join(parts[:index + 1])} collides with the existing {existing}: they "
-                         "differ only in case or Unicode form, so macOS and Windows checkouts see one name.",
-                         f"Use the existing name ({existing}) or choose a different one.")
-        return
+    existing = name_collision(bank.root, rel_path, ignore)
+    if existing is not None:
+        raise collision_refusal(rel_path, existing)
 
 
 def anchors_list(bank: Bank, items: list[Any], warnings: list[str]) -> list[str]:
@@ -372,6 +350,11 @@ def at_version(doc: Doc, given: str | None) -> None:
     if given is None:
         return
     want = str(given).strip()
+    if not re.fullmatch(r"[0-9a-f]{12}", want):
+        shown = repr(want[:40] + ("…" if len(want) > 40 else ""))
+        raise refuse("base_version", f"{shown} is not a version: a version is the 12 hex characters a read "
+                     f"gives; nothing was written.", f"Pass {doc.path}'s version from a read (now {doc.version}), "
+                     "or leave base_version out.", see="read")
     if want != doc.version:
         raise refuse("base_version", f"{doc.path} is now version {doc.version}, not {want}: it changed since that "
                      "read; nothing was written.", f"Read it again, redo the change on the new text and "

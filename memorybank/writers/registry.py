@@ -434,14 +434,32 @@ def _replace_outside_targets(line: str, old: str, new: str) -> str:
     return "".join(out)
 
 
+def _replace_in_entry(line: str, entry: Entry, old: str, new: str, in_label: bool) -> str:
+    """`old` replaced on an entry's own line, never in its markup: the list marker, the link's brackets
+    and target stay as they are. A title lives in the link label (and, in a table, in a cell after it);
+    a purpose only after the link, so a purpose such as `[` or `1` never eats the syntax that makes
+    the line an entry."""
+    match = entry.match
+    if line[match.start():match.end()] != match.group(0):  # the line moved since it was read: leave it
+        return line
+    label = line[match.start("label"):match.end("label")]
+    tail = line[match.end():]
+    if in_label:
+        label = label.replace(old, new)
+    if not in_label or entry.kind == "table":
+        tail = _replace_outside_targets(tail, old, new)
+    return line[:match.start("label")] + label + line[match.end("label"):match.end()] + tail
+
+
 def _written_forms(text: str, table: bool) -> list[str]:
     """The ways a writer (this one or an earlier one) may have put `text` on an entry line, most escaped first."""
     forms = [_cell(text), escape_inline(text), text] if table else [escape_inline(text), text]
     return list(dict.fromkeys(forms))
 
 
-def update_entries(bank: Bank, tx: Transaction, doc_path: str, old: str, new: str) -> list[str]:
-    """In every index listing `doc_path`, replace `old` text with `new` inside that document's entries."""
+def update_entries(bank: Bank, tx: Transaction, doc_path: str, old: str, new: str,
+                   field: str = "purpose") -> list[str]:
+    """In every index listing `doc_path`, replace `old` text (its `field`) with `new` inside that document's entries."""
     changed = []
     if not old or old == new:
         return changed
@@ -464,9 +482,12 @@ def update_entries(bank: Bank, tx: Transaction, doc_path: str, old: str, new: st
                     line = text.content(i)
                     for was in _written_forms(old, table):
                         if was in line:
-                            text.set_content(i, _replace_outside_targets(line, was, now))
-                            touched = True
-                            break
+                            done = _replace_in_entry(line, entry, was, now, field == "title") if i == entry.line \
+                                else _replace_outside_targets(line, was, now)
+                            if done != line:
+                                text.set_content(i, done)
+                                touched = True
+                                break
         if touched:
             tx.write(index_path, text.encode())
             changed.append(index_path)
