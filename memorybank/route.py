@@ -19,6 +19,11 @@ Scoring, per SPEC §5:
   SPEC §5 scores coverage linearly, but issue 3 requires that one word of a compound key not
   outrank a direct title match, and linearly half of a two-word key (2.5) beats a title word (2).
   Squaring keeps a full key at 5 and makes partial keys fade fast (½ → 1.25, ⅔ → 2.2).
+- issue 14 (over SPEC §5's flat weights): a purpose, title or heading match is × the concept's
+  rarity (`RouteIndex.rarity`: BM25 idf over the routing fields ÷ the idf of a one-document word;
+  a concept takes its most common matched form's), so a word most documents' metadata shares stops
+  outranking body evidence. Keys are unweighted: the owner of a canonical key keeps its lead. The
+  rarity is ≤ 1, so the walk's integer bound below stays an upper bound.
 - × layer weight (bank.layer_weights) × status (active 1, draft 0.7, archived 0.2, other 0.9)
   × closed work (delivery_status done/cancelled 0.5) × why-intent (decision 4/3, knowledge 0.8).
 
