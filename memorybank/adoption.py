@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BankError
-from .project import bank_relpath, project_dir
+from .project import bank_relpath, project_folder
 from .usage import GROUPS
 
 COUNTERS = ("server_reads", "shell_reads", "server_writes", "shell_writes", "server_checks")
@@ -348,7 +348,7 @@ def reads_pointed(name: str, params: dict[str, Any], cwd: str | None, bank: Bank
     return None
 
 
-def adoption(root: str | os.PathLike[str], files: Iterable[str | os.PathLike[str]],
+def adoption(root: str | os.PathLike[str], files: Iterable[str | os.PathLike[str]] | None = None,
              project: str | os.PathLike[str] | None = None) -> dict[str, Any]:
     """Count reads and writes through and around the server in Claude Code transcripts.
 
@@ -357,15 +357,16 @@ def adoption(root: str | os.PathLike[str], files: Iterable[str | os.PathLike[str
     unknown_shape, bad_tool_use}, duplicates}`; `primed.read` counts primed prompts after which a
     pointed document was read (`through_server` / `around_server` say how; one prompt may be both). Sessions are in
     order of first appearance; `by_tool` counts counted calls by tool name (prefix removed), sorted.
-    Missing or unreadable files are refused before anything is counted.
+    Missing or unreadable files are refused before anything is counted; no files means this
+    project's own transcripts (`default_transcripts`).
     """
+    paths = [Path(f) for f in files] if files else default_transcripts(root, project)
     root = Path(os.path.realpath(root))
-    paths = [Path(f) for f in files]
     for path in paths:
         if not path.is_file() or not os.access(path, os.R_OK):
             raise BankError(f"Cannot read transcript {path}: not a readable file. Pass Claude Code transcript "
                             "files (*.jsonl).")
-    bank = BankPaths(root, Path(project) if project else project_dir(root))
+    bank = BankPaths(root, project_folder(root, project))
     sessions: dict[str, dict[str, int]] = {}
     by_tool: dict[str, int] = {}
     skipped = {"lines": 0, "invalid_json": 0, "not_object": 0, "unknown_shape": 0, "bad_tool_use": 0}
@@ -470,9 +471,9 @@ def transcripts_dir(project: str | os.PathLike[str]) -> Path:
 
 def default_transcripts(root: str | os.PathLike[str], project: str | os.PathLike[str] | None = None) -> list[Path]:
     """The project's own transcripts (sorted), for `--adoption` without files; refuses when there are none."""
-    folder = transcripts_dir(project or project_dir(root))
+    folder = transcripts_dir(project_folder(root, project))
     found = sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
     if not found:
-        raise BankError(f"No transcripts given and none found in {folder}. Pass transcript files: "
-                        "--adoption ~/.claude/projects/<project>/*.jsonl")
+        raise BankError(f"No transcripts given and none found in {folder}. Pass transcript files "
+                        "(~/.claude/projects/<project>/*.jsonl).", see="adoption")
     return found

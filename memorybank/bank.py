@@ -195,6 +195,20 @@ class Bank:
         self.skipped = skipped
         return found
 
+    def ignored_folder(self, path: str) -> str | None:
+        """The first folder of a bank-relative path that git ignores, so the walk would skip it; or None.
+
+        As in the walk: nothing counts as ignored when the bank itself is (kept out of git on purpose).
+        """
+        parts = path.split("/")[:-1]
+        folders = ["/".join(parts[:i]) + "/" for i in range(1, len(parts) + 1)]
+        if not folders or not self.root.is_dir():
+            return None
+        dropped = ignored(self.root, [*folders, "./"])
+        if "./" in dropped:
+            return None
+        return next((folder for folder in folders if folder in dropped), None)
+
     def refresh(self) -> Refresh:
         """Bring the index in line with the disk; re-parse only changed or new files."""
         start = time.perf_counter()
@@ -397,8 +411,8 @@ class Bank:
                 raise BankError(f"{path} is a folder, not a document. Read {path}/README.md for its index.")
             stem = path.rpartition("/")[2].lower()
             near = [p for p in self.paths if p.rpartition("/")[2].lower() == stem][:5]
-            hint = f" Did you mean: {', '.join(near)}?" if near else " Call bank_route to find the right path."
-            raise BankError(f"No document at {path}.{hint}")
+            hint = f" Did you mean: {', '.join(near)}?" if near else " Route the question to find the right path."
+            raise BankError(f"No document at {path}.{hint}", see=() if near else "route")
         return found
 
     def read_text(self, path: str) -> str:
@@ -431,9 +445,3 @@ def bank_for(root: str | os.PathLike[str]) -> Bank:
         bank = _BANKS[key] = Bank(key)
     return bank
 
-
-def open_bank(root: str | os.PathLike[str]) -> Bank:
-    """The cached `Bank` for a root, refreshed (for callers that read the index directly)."""
-    bank = bank_for(root)
-    bank.refresh()
-    return bank

@@ -24,7 +24,6 @@ from .bank import SKIP_NAMES, Bank
 from .errors import BankError
 from .gitutil import (
     GitFailure,
-    bank_top,
     decode,
     empty_tree,
     git_refused,
@@ -34,7 +33,7 @@ from .gitutil import (
     since_base,
     untracked,
 )
-from .render import Style, plain, table
+from .project import bank_top
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ].+)?$")
 _KINDS = {"A": "added", "M": "modified", "T": "modified", "U": "modified", "D": "deleted", "R": "renamed",
@@ -192,16 +191,3 @@ def _match_moves(top: Path, prefix: str, fresh: list[str], deleted_blobs: dict[s
         if source is not None:
             moved[path] = source
     return moved
-
-
-def render_text(result: dict, style: Style = plain) -> str:
-    """Readable changes: one aligned row per document (kind, path, previous path, title), then the note."""
-    lines = [style(f"since {result['since']} ({result['mode']}): {len(result['changes'])} change(s)", bold=True)]
-    rows = []
-    for change in result["changes"]:
-        where = f"{change['path']} ← {change['from']}" if change.get("from") else change["path"]
-        rows.append([change["change_kind"], where, change.get("title", "")])
-    lines += ["  " + row for row in table(rows)]
-    if result.get("note"):
-        lines.append(style(f"note: {result['note']}", fg="yellow"))
-    return "\n".join(lines)

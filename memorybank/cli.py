@@ -1,73 +1,33 @@
-"""The `mcp-memorybank` command: serve MCP (no action flag) or run one action and print its result.
+"""The `mcp-memorybank` command: one subcommand per catalog action, plus the flag form kept as it was.
 
-A thin adapter: parse flags, call the capability, render its dict (text, or `--json` for exactly the
-dict). Refusals go to stderr with exit 1; usage errors exit 2 with one line. The MCP SDK is imported
+`mcp-memorybank route "…"`, `read PATH`, `create PATH --kind …`: each subcommand is generated from
+`catalog.py` (its arguments, options, help and example). The flag form (`--root B --route Q`, and
+the bare `--root B` that serves MCP from `.mcp.json`) translates its flags into the same catalog
+call. A thin adapter: parse, call the capability, render its dict (text, or `--json` for exactly
+the dict). Exit codes: 0 ok, 1 findings or a refusal, 2 a usage error. The MCP SDK is imported
 only when serving, because importing it costs ~0.4 s of cold start.
 """
 
 from __future__ import annotations
 
+import json
 import os
-import re
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
 
 from . import __version__
-from .errors import BankError, clip
+from .catalog import ACTIONS, BY_COMMAND, BY_NAME, NO_DEFAULT, Action, Param, parse_groups, see_for
+from .errors import BankError, clip, shown
 
 PROG = "mcp-memorybank"
-ACTIONS = ("stats", "route", "search", "prime", "read", "validate", "surface", "install_hook", "adoption", "create",
-           "promote", "discard", "list_inbox", "init", "materialize_flows", "graph", "drift", "changed", "deliver",
-           "guard", "review", "adopt", "import", "install", "uninstall")
-WRITERS = ("create", "promote", "discard", "init", "materialize_flows", "review")
-NEEDS_NO_BANK = ("install_hook", "init", "install", "uninstall")  # wiring may come before `bank_init` creates the bank
-
-
-SERVE = "serve"  # the pseudo-action when no action flag is given
-_FIND = ("route", "search")
-_NEW = ("create", "promote")
-# Which actions each option belongs to: an option given to any other action is a usage error, so a
-# forgotten action flag (`--section X` without `--read`) never silently starts the MCP server.
-OPTION_ACTIONS: dict[str, tuple[str, ...]] = {
-    "layer": _FIND, "kind": _FIND + _NEW, "status": _FIND + _NEW, "limit": _FIND + ("graph",),
-    "section": ("read",), "line_range": ("read",), "max_bytes": ("read",),
-    "scope": ("validate", "drift"), "rule": ("validate",), "severity": ("validate",), "summary": ("validate",),
-    "off_paths": (SERVE, "surface"), "tool_groups": (SERVE, "surface"),
-    "project": ("install_hook", "adoption", "deliver", "import", "install", "uninstall"),
-    "no_claude_md": ("install_hook", "install"), "agents": ("install",), "write": ("adopt",), "name": ("adopt",),
-    "title": _NEW, "purpose": _NEW, "derived": _NEW, "canonical": _NEW,
-    "anchors": ("create",), "extra": ("create",), "body_file": ("create",), "inbox": ("create",),
-    "to_path": ("promote",), "reason": ("discard",), "base_version": ("promote", "discard"),
-    "force": ("init", "materialize_flows", "deliver", "uninstall"),
-    "dry_run": ("create", "promote", "discard", "init", "materialize_flows", "install_hook", "deliver", "review",
-                "import", "install", "uninstall"),
-    "direction": ("graph",), "depth": ("graph",), "graph_format": ("graph",),
-    "threshold_days": ("drift", "deliver"), "changed_since": ("drift",),
-    "targets": ("deliver",), "check": ("deliver", "drift"), "staged": ("guard",), "changed_lines": ("guard",),
-    "files": ("adoption", "guard", "drift"), "as_json": ACTIONS,
-}
-
-
-def _misplaced_options(action: str) -> None:
-    """Refuse options that do nothing for the chosen action (explicitly given ones only)."""
-    ctx = click.get_current_context()
-    for param in ctx.command.params:
-        allowed = OPTION_ACTIONS.get(param.name or "")
-        if allowed is None or action in allowed:
-            continue
-        if ctx.get_parameter_source(param.name) is not click.core.ParameterSource.COMMANDLINE:
-            continue
-        if param.name == "files":
-            value = ctx.params["files"][0]
-            raise Usage(f"unexpected argument {value!r}: FILES are only for --adoption, --guard and --drift")
-        flag = param.opts[0]
-        goes_with = "any action" if allowed == ACTIONS else ", ".join(
-            "no action (serving)" if a == SERVE else "--" + a.replace("_", "-") for a in allowed)
-        where = "without an action flag" if action == SERVE else "with --" + action.replace("_", "-")
-        raise Usage(f"{flag} does nothing {where}; it goes with {goes_with}")
+BANK_FOLDER = "memory_bank"
+_CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+SERVE = "serve"  # the flag form's pseudo-action when no action flag is given
+LEGACY = tuple(a for a in ACTIONS if a.flag)  # actions the flag form reaches, by their flag
 
 
 class WholeNumber(click.IntRange):
@@ -80,6 +40,48 @@ class Usage(Exception):
     """A usage error: printed as one line, exit 2."""
 
 
+def _option_actions() -> dict[str, tuple[str, ...]]:
+    """The flag map: which flag-form actions each option feeds, built from the catalog's parameters."""
+    out: dict[str, list[str]] = {}
+    for action in LEGACY:
+        for param in action.params:
+            if param.flag_dest and not param.arg:
+                out.setdefault(param.flag_dest, []).append(action.flag or "")
+            elif param.arg and param.type == "array" and param.name == "files":
+                out.setdefault("files", []).append(action.flag or "")
+    for dest in ("off_paths", "tool_groups"):
+        out[dest] = [SERVE, *out.get(dest, [])]
+    out["as_json"] = [a.flag or "" for a in LEGACY]
+    return {k: tuple(v) for k, v in out.items()}
+
+
+OPTION_ACTIONS = _option_actions()
+
+
+def _misplaced_options(action: str) -> None:
+    """Refuse options that do nothing for the chosen action (explicitly given ones only).
+
+    A forgotten action flag (`--section X` without `--read`) must never silently start the MCP server.
+    """
+    ctx = click.get_current_context()
+    every = OPTION_ACTIONS["as_json"]
+    for param in ctx.command.params:
+        allowed = OPTION_ACTIONS.get(param.name or "")
+        if allowed is None or action in allowed:
+            continue
+        if ctx.get_parameter_source(param.name) is not click.core.ParameterSource.COMMANDLINE:
+            continue
+        if param.name == "files":
+            value = ctx.params["files"][0]
+            flags = sorted(f"--{a.replace('_', '-')}" for a in OPTION_ACTIONS["files"])
+            raise Usage(f"unexpected argument {value!r}: FILES are only for {', '.join(flags[:-1])} and {flags[-1]}")
+        flag = param.opts[0]
+        goes_with = "any action" if allowed == every else ", ".join(
+            "no action (serving)" if a == SERVE else "--" + a.replace("_", "-") for a in allowed)
+        where = "without an action flag" if action == SERVE else "with --" + action.replace("_", "-")
+        raise Usage(f"{flag} does nothing {where}; it goes with {goes_with}")
+
+
 def _style(enabled: bool) -> Callable[..., str]:
     if not enabled:
         from .render import plain
@@ -87,7 +89,240 @@ def _style(enabled: bool) -> Callable[..., str]:
     return lambda text, **kw: click.style(text, **kw)
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+def find_root(explicit: str | None) -> str:
+    """The bank folder: --root, else $MEMORYBANK_ROOT, else the nearest `memory_bank/` up to the git top-level.
+
+    The same walk as the Stop hook's, so a command run from any subfolder of the project finds the
+    bank; with none found, `./memory_bank` (where `init` creates one).
+    """
+    if explicit is not None:
+        if not explicit.strip():
+            raise Usage("--root is empty; give the bank folder, e.g. --root ./memory_bank")
+        return explicit
+    env = os.environ.get("MEMORYBANK_ROOT")
+    if env:
+        return env
+    if Path(BANK_FOLDER).is_dir():
+        return BANK_FOLDER
+    from .hook import find_bank
+    from .project import git_toplevel
+
+    cwd = Path.cwd()
+    found = find_bank(None, cwd, git_toplevel(cwd))
+    return str(found) if found is not None else BANK_FOLDER
+
+
+# -- values: the same conversion for both command-line forms ----------------------------------
+
+def _typed(value: str) -> Any:
+    """A `--set` value as YAML reads it (`5` → 5, `[a, b]` → a list); a value YAML cannot read stays text."""
+    import yaml
+
+    try:
+        loaded = yaml.safe_load(value)
+    except yaml.YAMLError:
+        return value
+    return value if loaded is None and value.strip() not in ("null", "~") else loaded
+
+
+def _convert(param: Param, raw: Any) -> Any:
+    """A command-line value as the capability takes it; None when not given."""
+    if raw is None or raw == () or raw is False and param.type != "boolean":
+        return None
+    if param.type == "object":  # KEY=VALUE pairs, in the order given
+        out: dict[str, Any] = {}
+        for pair in raw:
+            key, sep, value = pair.partition("=")
+            if not sep or not key.strip():
+                raise Usage(f"--{param.option} takes KEY=VALUE, not {pair!r}")
+            if key.strip() == "applies_to" and "," in value and not value.lstrip().startswith("["):
+                out[key.strip()] = [item.strip() for item in value.split(",") if item.strip()]
+            else:
+                out[key.strip()] = _typed(value)
+        return out or None
+    if param.type == "array":
+        items = [raw] if isinstance(raw, str) else list(raw)
+        if param.metavar and "," in param.metavar:  # comma-separated lists (`--derived a.md,b.md`)
+            items = [part.strip() for item in items for part in item.split(",") if part.strip()]
+        return items or None
+    return raw
+
+
+def _call(action: Action, root: str, values: dict[str, Any], as_json: bool, one_shape: bool = False) -> int:
+    """Run one action: call its capability with `values` (by parameter name), print, return the exit code."""
+    if action.name == SERVE:
+        _serve(root, values)
+    bank_root = root
+    kwargs = {}
+    shown_with: dict[str, Any] = {}
+    for param in action.params:
+        value = _convert(param, values.get(param.name))
+        if param.render:
+            shown_with[param.name] = value
+        elif value is not None:
+            kwargs[param.name] = value
+    prepare = PREPARE.get(action.name)
+    if prepare is not None:
+        prepare(kwargs, root, one_shape, shown_with)
+    if action.takes == "root":
+        subject: Any = bank_root
+    else:
+        from .bank import bank_for
+
+        subject = bank_for(bank_root)
+        if not subject.root.is_dir() and action.bank == "exists":
+            if subject.root.exists():
+                raise BankError(f"{subject.root} is a file, not a bank folder; give the bank folder.")
+            raise BankError(f"No bank at {subject.root}: the folder does not exist. Give the bank folder "
+                            "(--root), or create one.", see="init")
+    result = action.capability("cli")(subject, **kwargs)
+    if one_shape and action.name == "read" and "documents" not in result:
+        result = {"documents": [result], "bytes": len(result.get("content", "").encode("utf-8"))}
+    style = _style(sys.stdout.isatty() and not as_json and not os.environ.get("NO_COLOR"))
+    present = PRESENT.get(action.name, _default_present)
+    result, text, code = present(action, result, style, shown_with)
+    if as_json:
+        from .jsonout import dumps
+        click.echo(dumps(result))
+    elif text or action.name != "prime":  # a prime below the bar prints nothing at all
+        click.echo(text)
+    return code
+
+
+def _default_present(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
+    from . import render
+
+    renderer = getattr(render, action.name, None) if action.group is None or action.read_only else None
+    renderer = renderer or render.written
+    return result, renderer(result, style), 0
+
+
+def _validate(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
+    from . import render
+
+    code = 1 if result["summary"]["errors"] else 0
+    if opts.get("summary"):
+        result = {"summary": result["summary"]}
+    return result, render.validate(result if "findings" in result else {**result, "findings": []}, style,
+                                   summary_only=bool(opts.get("summary"))), code
+
+
+def _graph(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
+    from . import render
+
+    renderer = {"text": render.graph_text, "mermaid": render.graph_mermaid,
+                "dot": render.graph_dot}[opts.get("format") or "text"]
+    return result, renderer(result).rstrip("\n"), 0
+
+
+def _deliver(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
+    from . import render
+
+    stale = result["stale"] or result.get("newly_withheld")
+    code = 1 if (stale if result["mode"] == "check" else result["refused"]) else 0
+    return result, render.deliver(result, style), code
+
+
+def _drift(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
+    from . import render
+
+    failed = opts.get("check") and bool(result.get("drifted") or result.get("missing"))
+    return result, render.drift(result, style), 1 if failed else 0
+
+
+def _guard(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
+    from . import render
+
+    return result, render.guard(result, style), 0 if result["passed"] else 1
+
+
+def _surface(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
+    from .server.budget import render
+
+    return result, render(result, result["mode"]), 0
+
+
+def _prime(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
+    return result, result["text"], 0
+
+
+def _init(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
+    from . import render
+
+    text = render.written(result, style)
+    return result, text if result.get("dry_run") else text + "\n" + render.init_next(result), 0
+
+
+def _imported(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
+    from . import render
+
+    return result, render.imported(result, style), 0
+
+
+def _uninstall(action: Action, result: dict, style: Callable[..., str], opts: dict) -> tuple[dict, str, int]:
+    from . import render
+
+    refused = any(f["action"] == "refused" for f in result["files"])
+    return result, render.uninstall(result, style), 1 if refused else 0
+
+
+PRESENT: dict[str, Callable[..., tuple[dict, str, int]]] = {
+    "init": _init, "import": _imported, "uninstall": _uninstall,
+    "prime": _prime, "validate": _validate, "graph": _graph, "drift": _drift, "deliver": _deliver, "guard": _guard,
+    "surface": _surface,
+}
+
+
+def _prepare_read(kwargs: dict, root: str, one_shape: bool, shown: dict) -> None:
+    paths = kwargs["path"]
+    if len(paths) == 1:
+        kwargs["path"] = paths[0]
+        if kwargs.get("max_bytes") is not None and not one_shape:
+            raise Usage("--max-bytes is the budget of a batch: give two or more --read PATHs")
+
+
+def _prepare_guard(kwargs: dict, root: str, one_shape: bool, shown: dict) -> None:
+    if kwargs.get("files"):
+        kwargs["files"] = [os.path.abspath(f) for f in kwargs["files"]]  # relative to the caller's folder
+
+
+def _prepare_drift(kwargs: dict, root: str, one_shape: bool, shown: dict) -> None:
+    if shown.get("check") and (kwargs.get("files") or kwargs.get("changed_since")):
+        raise Usage("drift --check judges the whole bank; give it no FILES or --changed-since")
+    _prepare_guard(kwargs, root, one_shape, shown)
+
+
+def _prepare_groups(kwargs: dict, root: str, one_shape: bool, shown: dict | None = None) -> None:
+    try:
+        parse_groups(kwargs.get("tool_groups"))
+    except ValueError as exc:
+        raise Usage(str(exc)) from None
+
+
+PREPARE: dict[str, Callable[[dict, str, bool, dict], None]] = {
+    "read": _prepare_read, "guard": _prepare_guard, "drift": _prepare_drift, "surface": _prepare_groups,
+}
+
+
+def _serve(root: str, values: dict[str, Any]) -> None:
+    groups = values.get("tool_groups")
+    try:
+        parse_groups(groups)
+    except ValueError as exc:
+        raise Usage(str(exc)) from None
+    from .server.app import serve  # the only path that imports the MCP SDK
+
+    serve(root, tuple(values.get("off_paths") or ()), groups)
+    # The client closed the connection and every write is already on disk (atomic, fsynced):
+    # skip the interpreter's teardown of the SDK's module graph, which costs ~0.3 s per exit.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
+# -- the flag form --------------------------------------------------------------------------------
+
+@click.command(context_settings=_CONTEXT)
 @click.option("--root", type=click.Path(file_okay=False), default=None,
               help="Bank folder (default: $MEMORYBANK_ROOT, else ./memory_bank).")
 @click.option("--stats", "a_stats", is_flag=True, help="Print what the index holds.")
@@ -136,7 +371,7 @@ def _style(enabled: bool) -> Callable[..., str]:
 @click.option("--discard", "a_discard", metavar="NOTE", help="Delete an _inbox/ note (needs --reason).")
 @click.option("--reason", help="With --discard: why; recorded in _inbox/DISCARDED.md.")
 @click.option("--base-version", metavar="VERSION",
-              help="With --promote/--discard: refuse unless the note is still this version (from --read --json).")
+              help="With --promote/--discard/--review: refuse unless it is still this version (from --read --json).")
 @click.option("--list-inbox", "a_list_inbox", is_flag=True, help="List _inbox/ notes, oldest first.")
 @click.option("--init", "a_init", metavar="NAME", help="Seed a new bank for project NAME.")
 @click.option("--materialize-flows", "a_materialize_flows", is_flag=True,
@@ -160,7 +395,7 @@ def _style(enabled: bool) -> Callable[..., str]:
               help="With --drift: list the documents covering files changed since REF (plus untracked).")
 @click.option("--changed", "a_changed", metavar="REF|DATE", help="Documents changed since a git ref or ISO date.")
 @click.option("--deliver", "a_deliver", is_flag=True,
-              help="Compile rules and recipes into IDE files (§14); --check exits 1 when any is stale.")
+              help="Compile rules and recipes into IDE files; --check exits 1 when any is stale.")
 @click.option("--targets", metavar="LIST", help="With --deliver: cursor,agents,claude,copilot,skill,mirror,gemini,"
               "cline,windsurf,roo,kiro,junie (default cursor,agents,copilot).")
 @click.option("--check", is_flag=True, help="With --deliver: write nothing; exit 1 when a file is out of date. "
@@ -186,264 +421,178 @@ def _style(enabled: bool) -> Callable[..., str]:
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
 @click.version_option(__version__, prog_name=PROG)
 def command(root: str | None, as_json: bool, **opts: Any) -> None:
-    """Serve a memory bank over MCP (no action flag), or run one action on it."""
-    chosen = [name for name in ACTIONS if opts.get(f"a_{name}") not in (None, False, ())]
+    """Serve a memory bank over MCP (no action flag), or run one action on it (the flag form).
+
+    Prefer the subcommands: `mcp-memorybank COMMAND --help` (commands: see `mcp-memorybank help`).
+    """
+    chosen = [a for a in LEGACY if opts.get(f"a_{a.flag}") not in (None, False, ())]
     if len(chosen) > 1:
-        raise Usage(f"choose one action, not {' and '.join('--' + c.replace('_', '-') for c in chosen)}")
-    _misplaced_options(chosen[0] if chosen else SERVE)
-    if root is not None and not root.strip():
-        raise Usage("--root is empty; give the bank folder, e.g. --root ./memory_bank")
-    bank_root = root or os.environ.get("MEMORYBANK_ROOT") or "memory_bank"
+        raise Usage(f"choose one action, not {' and '.join('--' + (c.flag or '').replace('_', '-') for c in chosen)}")
+    _misplaced_options(chosen[0].flag or "" if chosen else SERVE)
+    bank_root = find_root(root)
     if opts["tool_groups"] is not None:
-        from .server.tools import parse_groups
-        try:
-            parse_groups(opts["tool_groups"])
-        except ValueError as exc:
-            raise Usage(str(exc)) from None
-    if not chosen:
-        from .server.app import serve  # the only path that imports the MCP SDK
-        serve(bank_root, opts["off_paths"], opts["tool_groups"])
-        # The client closed the connection and every write is already on disk (atomic, fsynced):
-        # skip the interpreter's teardown of the SDK's module graph, which costs ~0.3 s per exit.
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(0)
-    if chosen[0] == "surface":
-        _surface(bank_root, opts, as_json)
-        return
-    from .bank import bank_for
-
-    bank = bank_for(bank_root)
-    if not bank.root.is_dir() and chosen[0] not in NEEDS_NO_BANK:
-        raise BankError(f"No bank at {bank.root}: the folder does not exist. Pass --root <bank folder>.")
-    style = _style(sys.stdout.isatty() and not as_json)
-    action = chosen[0]
-    result, text, code = _run(action, bank, opts, style)
-    if as_json:
-        from .jsonout import dumps
-        click.echo(dumps(result))
-    elif text or action != "prime":  # a prime below the bar prints nothing at all
-        click.echo(text)
-    sys.exit(code)
-
-
-def _run(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., str]) -> tuple[dict, str, int]:
-    from . import render
-
-    if action == "stats":
-        from .stats import stats
-        result = stats(bank)
-        return result, render.stats(result, style), 0
-    if action == "prime":
-        from .prime import prime
-        result = prime(bank, opts["a_prime"])
-        return result, result["text"], 0
-    if action in ("route", "search"):
-        filters = {"doc_kind": opts["kind"], "layer": opts["layer"], "status": opts["status"]}
-        if opts["limit"] is not None:
-            filters["limit"] = opts["limit"]
-        if action == "route":
-            from .route import route
-            result = route(bank, opts["a_route"], **filters)
-            return result, render.route(result, style), 0
-        from .search import search
-        result = search(bank, opts["a_search"], **filters)
-        return result, render.search(result, style), 0
-    if action == "read":
-        from .read import read
-        paths = list(opts["a_read"])
-        if len(paths) == 1 and opts["max_bytes"] is not None:
-            raise Usage("--max-bytes is the budget of a batch: give two or more --read PATHs")
-        result = read(bank, paths[0] if len(paths) == 1 else paths, section=opts["section"],
-                      lines=opts["line_range"], max_bytes=opts["max_bytes"])
-        return result, render.read(result, style), 0
-    if action == "validate":
-        from .validate import validate
-        result = validate(bank, scope=opts["scope"], severity=opts["severity"], rule=opts["rule"])
-        code = 1 if result["summary"]["errors"] else 0
-        if opts["summary"]:
-            result = {"summary": result["summary"]}
-        return result, render.validate(result if "findings" in result else {**result, "findings": []},
-                                       style, summary_only=opts["summary"]), code
-    if action == "install_hook":
-        from .install import install_hook
-        result = install_hook(bank.root, project=opts["project"], dry_run=opts["dry_run"],
-                              claude_md=not opts["no_claude_md"])
-        return result, render.install_hook(result, style), 0
-    if action == "adoption":
-        from .adoption import adoption, default_transcripts
-        files = list(opts["files"]) or default_transcripts(bank.root, opts["project"])
-        result = adoption(bank.root, files, project=opts["project"])
-        return result, render.adoption(result, style), 0
-    if action in WRITERS or action == "list_inbox":
-        return _write(action, bank, opts, style)
-    if action == "graph":
-        from . import graph as g
-        result = g.graph(bank, opts["a_graph"], direction=opts["direction"], depth=opts["depth"],
-                         **({"limit": opts["limit"]} if opts["limit"] else {}))
-        renderer = {"text": g.render_text, "mermaid": g.render_mermaid, "dot": g.render_dot}[opts["graph_format"]]
-        return result, renderer(result).rstrip("\n"), 0
-    if action == "drift":
-        from .drift import drift, render_text
-        files = [os.path.abspath(f) for f in opts["files"]]  # FILES are relative to the caller's folder
-        if opts["check"] and (files or opts["changed_since"]):
-            raise Usage("--drift --check judges the whole bank; give it no FILES or --changed-since")
-        result = drift(bank, threshold_days=opts["threshold_days"], scope=opts["scope"], files=files or None,
-                       changed_since=opts["changed_since"])
-        failed = opts["check"] and bool(result.get("drifted") or result.get("missing"))
-        return result, render_text(result, style), 1 if failed else 0
-    if action == "changed":
-        from .changed import changed, render_text
-        result = changed(bank, opts["a_changed"])
-        return result, render_text(result, style), 0
-    if action == "deliver":
-        from .deliver import deliver
-        result = deliver(bank, project=opts["project"], targets=opts["targets"], dry_run=opts["dry_run"],
-                         check=opts["check"], force=opts["force"], threshold_days=opts["threshold_days"])
-        code = 1 if ((result["stale"] or result["newly_withheld"]) if opts["check"] else result["refused"]) else 0
-        return result, render.deliver(result, style), code
-    if action == "adopt":
-        from .adopt import adopt
-        result = adopt(bank, name=opts["name"], write=opts["write"])
-        return result, render.adopt(result, style), 0
-    if action == "import":
-        from .importer import import_instructions
-        result = import_instructions(bank, project=opts["project"], dry_run=opts["dry_run"])
-        return result, render.imported(result, style), 0
-    if action == "install":
-        from .install import install
-        result = install(bank.root, project=opts["project"], agents=opts["agents"], dry_run=opts["dry_run"],
-                         claude_md=not opts["no_claude_md"])
-        return result, render.install(result, style), 0
-    if action == "uninstall":
-        from .uninstall import uninstall
-        result = uninstall(bank.root, project=opts["project"], force=opts["force"], dry_run=opts["dry_run"])
-        code = 1 if any(f["action"] == "refused" for f in result["files"]) else 0
-        return result, render.uninstall(result, style), code
-    if action == "guard":
-        from .guard import guard
-        files = [os.path.abspath(f) for f in opts["files"]]  # FILES are relative to the caller's folder
-        result = guard(bank, files=files or None, staged=opts["staged"], changed_lines=opts["changed_lines"])
-        return result, render.guard(result, style), 0 if result["passed"] else 1
-    raise Usage(f"unknown action {action}")  # pragma: no cover - ACTIONS and _run agree
-
-
-def _items(value: str | None) -> list[str] | None:
-    """A comma-separated flag value as a list (None when the flag was not given)."""
-    if value is None:
-        return None
-    return [item.strip() for item in value.split(",") if item.strip()]
-
-
-def _extra(pairs: tuple[str, ...]) -> dict[str, str] | None:
-    out: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise Usage(f"--set takes KEY=VALUE, not {pair!r}")
-        out[key.strip()] = value
-    return out or None
-
-
-def _write(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., str]) -> tuple[dict, str, int]:
-    from . import render, writers
-
-    dry = opts["dry_run"]
-    if action == "create":
+        _prepare_groups({"tool_groups": opts["tool_groups"]}, bank_root, False)
+    action = chosen[0] if chosen else BY_NAME[SERVE]
+    values: dict[str, Any] = {}
+    for param in action.params:
+        if param.arg and param.flag == "":  # the action flag's own value (`--route QUESTION`)
+            values[param.name] = opts[f"a_{action.flag}"]
+        elif param.name == "files":
+            values[param.name] = opts["files"]
+        elif param.flag_dest in opts:
+            values[param.name] = opts[param.flag_dest]
+    if action.name in ("install_hook", "install"):
+        values["claude_md"] = not opts["no_claude_md"]
+    if action.name == "create":
         missing = [f"--{n}" for n in ("kind", "title", "purpose") if not opts[n]]
         if missing:
             raise Usage(f"--create needs {', '.join(missing)}")
-        result = writers.create(bank, path=opts["a_create"], doc_kind=opts["kind"], title=opts["title"],
-                              purpose=opts["purpose"], derived_from=_items(opts["derived"]),
-                              canonical_for=_items(opts["canonical"]), anchors=_items(opts["anchors"]),
-                              status=opts["status"], body_file=opts["body_file"], extra=_extra(opts["extra"]),
-                              inbox=opts["inbox"], dry_run=dry)
-    elif action == "promote":
-        if not opts["to_path"]:
-            raise Usage("--promote needs --to PATH")
-        result = writers.promote(bank, path=opts["a_promote"], to=opts["to_path"], doc_kind=opts["kind"],
-                               title=opts["title"], purpose=opts["purpose"], derived_from=_items(opts["derived"]),
-                               canonical_for=_items(opts["canonical"]), status=opts["status"], dry_run=dry,
-                               base_version=opts["base_version"])
-    elif action == "discard":
-        if not opts["reason"]:
-            raise Usage("--discard needs --reason R")
-        result = writers.discard(bank, path=opts["a_discard"], reason=opts["reason"], dry_run=dry,
-                                 base_version=opts["base_version"])
-    elif action == "init":
-        result = writers.init(bank, name=opts["a_init"], force=opts["force"], dry_run=dry)
-        return result, render.written(result, style) + ("" if dry else "\n" + render.init_next(result)), 0
-    elif action == "materialize_flows":
-        result = writers.materialize_flows(bank, force=opts["force"], dry_run=dry)
-    elif action == "review":
-        result = writers.review(bank, path=opts["a_review"], dry_run=dry)
+    if action.name == "promote" and not opts["to_path"]:
+        raise Usage("--promote needs --to PATH")
+    if action.name == "discard" and not opts["reason"]:
+        raise Usage("--discard needs --reason R")
+    sys.exit(_call(action, bank_root, values, as_json))
+
+
+# -- subcommands, generated from the catalog ---------------------------------------------------
+
+def _click_param(param: Param) -> click.Parameter:
+    if param.arg:
+        many = param.type == "array"
+        kind = click.Path(dir_okay=False) if param.name == "files" else None
+        return click.Argument([param.name], nargs=-1 if many else 1, required=param.required, type=kind,
+                              metavar=param.metavar or param.name.upper())
+    text = param.cli_help or param.help
+    shown_default = param.implied if param.implied is not None and param.implied is not NO_DEFAULT else param.default
+    kw: dict[str, Any] = {"help": text, "required": param.required}
+    if param.type == "boolean":
+        decls = [f"--{param.option}/--no-{param.option}" if param.default is True else f"--{param.option}",
+                 param.name]
+        return click.Option(decls, is_flag=True, default=param.default is True, show_default=False, **kw)
+    decls = [f"--{param.option}", param.name]
+    if param.type in ("array", "object"):
+        return click.Option(decls, multiple=True, metavar=param.metavar, **kw)
+    if param.type == "integer":
+        kind = WholeNumber(param.minimum, param.maximum)
+    elif param.enum:
+        kind = click.Choice(list(param.enum))
     else:
-        result = writers.list_inbox(bank)
-        return result, render.inbox(result, style), 0
-    return result, render.written(result, style), 0
+        kind = click.STRING
+    if shown_default is not NO_DEFAULT and shown_default is not None:
+        kw["help"] = f"{text} [default: {shown_default}]"
+    return click.Option(decls, type=kind, metavar=param.metavar, **kw)
 
 
-def _surface(root: str, opts: dict[str, Any], as_json: bool) -> None:
-    import anyio
+def _subcommand(action: Action) -> click.Command:
+    params: list[click.Parameter] = [click.Option(["--root"], type=click.Path(file_okay=False), default=None,
+                                                  help="Bank folder (default: $MEMORYBANK_ROOT, else the "
+                                                  "nearest memory_bank/ up to the git top-level).")]
+    params += [_click_param(p) for p in action.params]
+    if action.name != SERVE:
+        params.append(click.Option(["--json", "as_json"], is_flag=True,
+                                   help="Print the result as compact JSON; a refusal as {\"error\": …}."))
 
-    from .server.app import MemoryBankServer
-    from .server.budget import measure_server, render
+    def run(root: str | None, as_json: bool = False, **values: Any) -> None:
+        click.get_current_context().meta["as_json"] = as_json
+        sys.exit(_call(action, find_root(root), values, as_json, one_shape=True))
 
-    server = MemoryBankServer(root, opts["off_paths"], opts["tool_groups"])
-    result = anyio.run(measure_server, server)
-    if as_json:
-        from .jsonout import dumps
-        click.echo(dumps({"mode": server.mode, **result}))
-    else:
-        click.echo(render(result, server.mode))
-
-
-_CLI_FLAGS = {"bank_route": "--route", "bank_search": "--search", "bank_read": "--read", "bank_graph": "--graph",
-              "bank_changed": "--changed", "bank_validate": "--validate", "bank_drift": "--drift",
-              "bank_guard": "--guard", "bank_create": "--create", "bank_promote": "--promote",
-              "bank_discard": "--discard", "bank_init": "--init", "bank_review": "--review",
-              "bank_materialize_flows": "--materialize-flows"}
-_MCP_ONLY = ("bank_edit", "bank_update_section", "bank_set_status", "bank_set_field", "bank_set_list")
-_TOOL_NAME = re.compile(r"\b(?:([Cc]all) )?(" + "|".join(sorted([*_CLI_FLAGS, *_MCP_ONLY], key=len, reverse=True))
-                        + r")\b")
-_FORCE = re.compile(r"\b([Pp]ass|[Uu]se) force\b")
+    help_text = action.cli_help or action.description
+    if action.example:
+        help_text += f"\n\nExample:\n\n\b\n    {PROG} {action.example}"
+    return click.Command(action.cli_name, params=params, callback=run, help=help_text,
+                         short_help=(action.cli_help or action.description).split(";")[0],
+                         context_settings=_CONTEXT)
 
 
-def for_cli(message: str) -> str:
-    """A capability's refusal in the CLI's words: tool names become flags, `force` becomes `--force`.
+class _Commands(click.Group):
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        formatter.write_paragraph()
+        formatter.write_text(
+            "The flag form still works: `--root B --route Q`, and a bare `--root B` serves MCP. "
+            "Exit codes: 0 ok, 1 findings or a refusal, 2 a usage error. Shell completion: "
+            f"eval \"$(_MCP_MEMORYBANK_COMPLETE=bash_source {PROG})\" (zsh_source, fish_source).")
 
-    Capabilities speak MCP (their messages are read by agents); a tool the CLI has no flag for is
-    named as an MCP tool, so the fix stays one the reader can act on.
+
+@click.group(cls=_Commands, context_settings=_CONTEXT, invoke_without_command=False)
+@click.version_option(__version__, prog_name=PROG)
+def commands() -> None:
+    """A memory bank for a project: route, read, check and change it; serve it over MCP."""
+
+
+for _action in ACTIONS:
+    commands.add_command(_subcommand(_action))
+
+
+def _complete_flag_form() -> None:
+    """Give the flag form an option for every catalog action and parameter it does not spell out.
+
+    The hand-written options above keep their documented help; a new action with `flag=` (say
+    `prime`) or a new parameter gets its flag here, so it is one catalog line for both forms.
     """
-    def flag(match: re.Match[str]) -> str:
-        call, name = match.groups()
-        if name not in _CLI_FLAGS:
-            return match.group()
-        return f"{'run' if call == 'call' else 'Run'} {_CLI_FLAGS[name]}" if call else _CLI_FLAGS[name]
+    have = {p.name for p in command.params}
+    for action in LEGACY:
+        dest = f"a_{action.flag}"
+        if dest not in have:
+            first = next((p for p in action.params if p.arg and p.flag == ""), None)
+            decls = [f"--{(action.flag or '').replace('_', '-')}", dest]
+            help_text = action.cli_help or action.description
+            option = click.Option(decls, is_flag=True, help=help_text) if first is None else \
+                click.Option(decls, metavar=first.metavar or first.name.upper(), help=help_text)
+            command.params.insert(len(command.params) - 1, option)  # before FILES
+            have.add(dest)
+        for param in action.params:
+            if param.arg or not param.flag_dest or param.flag_dest in have or param.render:
+                continue
+            option = _click_param(param)
+            option.name = param.flag_dest
+            command.params.insert(len(command.params) - 1, option)
+            have.add(param.flag_dest)
 
-    text = _TOOL_NAME.sub(flag, message)
-    text = _FORCE.sub(lambda m: f"{m.group(1)} --force", text)
-    others = sorted({name for name in _MCP_ONLY if re.search(rf"\b{name}\b", text)})
-    if others:
-        text += f" ({', '.join(others)}: MCP tools, served without an action flag)"
-    return text
+
+_complete_flag_form()
+
+
+# -- entry point ------------------------------------------------------------------------------
+
+def _refusal(exc: BankError, as_json: bool) -> None:
+    message = clip(shown(exc, lambda name: see_for("cli", name)))
+    if as_json:
+        click.echo(json.dumps({"error": {"message": message,
+                                         "see": [BY_NAME[name].cli_name for name in exc.see]}},
+                              ensure_ascii=False, separators=(",", ":")))
+    click.echo(f"{PROG}: {message}", err=True)
+    sys.exit(2 if exc.param else 1)
+
+
+def _usage(message: str, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps({"error": {"message": message, "see": []}}, separators=(",", ":")))
+    click.echo(f"{PROG}: {message}", err=True)
+    sys.exit(2)
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: one-line usage errors (exit 2), refusals on stderr (exit 1)."""
+    """Entry point: subcommands or the flag form; one-line usage errors (exit 2), refusals (exit 1)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    sub = bool(args) and (args[0] in BY_COMMAND or args[0] in ("-h", "--help", "help"))
+    if sub and args[0] == "help":
+        args = ["--help"]
+    if not sub and any(a in ("-h", "--help") for a in args):  # `--route --help` asks for help, not a route
+        args = ["--help"]
+    as_json = "--json" in args
     try:
-        command.main(args=argv, prog_name=PROG, standalone_mode=False)
+        if sub or "_MCP_MEMORYBANK_COMPLETE" in os.environ:
+            commands.main(args=args, prog_name=PROG, standalone_mode=False)
+        else:
+            command.main(args=args, prog_name=PROG, standalone_mode=False)
     except Usage as exc:
-        click.echo(f"{PROG}: {exc}", err=True)
-        sys.exit(2)
+        _usage(str(exc), as_json)
     except click.UsageError as exc:
-        click.echo(f"{PROG}: {exc.format_message()} (see --help)", err=True)
-        sys.exit(2)
+        _usage(f"{exc.format_message()} (see --help)", as_json)
     except click.exceptions.Abort:
         sys.exit(130)
     except BankError as exc:
-        click.echo(f"{PROG}: {for_cli(clip(exc.message))}", err=True)
-        sys.exit(1)
+        _refusal(exc, as_json)
 
 
 if __name__ == "__main__":  # pragma: no cover

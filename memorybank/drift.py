@@ -34,7 +34,6 @@ from .bank import Bank
 from .errors import BankError
 from .gitutil import (
     GitFailure,
-    bank_top,
     git_available,
     git_refused,
     has_commits,
@@ -46,8 +45,8 @@ from .gitutil import (
     stream_git,
     untracked,
 )
+from .project import bank_top
 from .records import Doc
-from .render import Style, plain, table
 
 HOW_TO_ANCHOR = ("Add `anchors:` to a document's frontmatter: a list of code paths relative to the repository "
                  "top, files or folders, e.g. `anchors: [src/billing/, src/api/invoice.py]`.")
@@ -161,7 +160,11 @@ def working_changes(top: Path) -> set[str]:
 
 
 def reviewed_time(doc: Doc) -> int | None:
-    """The end (UTC) of the day in the document's `reviewed:` field, or None when it has no valid one."""
+    """The end (UTC) of the day in the document's `reviewed:` field, or None when it has no valid one.
+
+    A date after today is not valid: nobody reviewed in the future, and `reviewed: 2099-01-01` (a
+    typo for 2019, or a way to mute the check) would otherwise keep the document current for ever.
+    """
     value = doc.frontmatter.get("reviewed")
     if isinstance(value, _dt.datetime):
         value = value.date()
@@ -170,7 +173,7 @@ def reviewed_time(doc: Doc) -> int | None:
             value = _dt.date.fromisoformat(value.strip())
         except ValueError:
             return None
-    if not isinstance(value, _dt.date):
+    if not isinstance(value, _dt.date) or value > _dt.datetime.now(_dt.timezone.utc).date():
         return None
     end = _dt.datetime.combine(value, _dt.time(23, 59, 59), _dt.timezone.utc)
     return int(end.timestamp())
@@ -334,31 +337,3 @@ def _covers(anchor: str, path: str) -> bool:
     if anchor in ("", ".") or path == anchor:
         return True
     return path.startswith(anchor + "/") or anchor.startswith(path + "/")
-
-
-def render_text(result: dict, style: Style = plain) -> str:
-    """Readable drift output: one aligned row per drifted document or missing anchor, then the note."""
-    if result["mode"] == "reverse":
-        head = (f"{len(result['documents'])} document(s) to review for {len(result['files'])} changed file(s) "
-                f"({result['anchored']} anchored)")
-        rows = [[d["path"], d["title"], ", ".join(d["anchors"]) + " ← " + ", ".join(d["files"])]
-                for d in result["documents"]]
-        lines = [style(head, bold=True), *("  " + row for row in table(rows))]
-    else:
-        lines = [style(f"drift ({result['mode']}): {result['anchored']} anchored, {result['unanchored']} "
-                       f"unanchored, threshold {result['threshold_days']} days", bold=True)]
-        if result["drifted"]:
-            lines.append("drifted (code ahead of its document):")
-            lines += ["  " + row for row in table([[d["path"], d["anchor"], f"doc {d['doc_touched']}",
-                                                     f"code {d['code_touched']}", f"{d['ahead_days']} days ahead"
-                                                     + (f" (uncommitted: {', '.join(d['uncommitted'])})"
-                                                        if d.get("uncommitted") else "")]
-                                                    for d in result["drifted"]])]
-        if result["missing"]:
-            lines.append(style("missing anchors (the path no longer exists):", fg="yellow"))
-            lines += ["  " + row for row in table([[m["path"], m["anchor"]] for m in result["missing"]])]
-        if result["mode"] == "git" and not result["drifted"] and not result["missing"]:
-            lines.append("no drift")
-    if result.get("note"):
-        lines.append(style(f"note: {result['note']}", fg="yellow"))
-    return "\n".join(lines)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from .errors import BankError
 
 if TYPE_CHECKING:
-    from .bank import Bank
+    pass
 
 _BASE = ("git", "-c", "core.quotepath=off")
 _CHUNK = 1 << 16
@@ -139,22 +139,6 @@ def repo_top(path: str | os.PathLike[str], timeout: float | None = None, strict:
         return None
     text = decode(out).strip()
     return Path(text) if text else None
-
-
-def bank_top(bank: Bank) -> Path | None:
-    """`repo_top` of a bank's root, remembered in `bank.cache` while the repository's `.git` still exists.
-
-    Saves a `git rev-parse` (~3 ms) per call in a long-running server; "not in git" is never
-    remembered, so a later `git init` is picked up at once.
-    """
-    key = "gitutil.top"
-    cached = bank.cache.get(key)
-    if isinstance(cached, Path) and os.path.lexists(cached / ".git"):
-        return cached
-    top = repo_top(bank.root)
-    if top is not None:
-        bank.cache[key] = top
-    return top
 
 
 def relative_to_top(top: Path, path: str | os.PathLike[str]) -> str:

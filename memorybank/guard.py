@@ -75,6 +75,7 @@ def guard(bank: Bank, files: list[str] | None = None, staged: bool = False, chan
             compiled.append((rule, check, re.compile(check.pattern), message))
 
     checked = 0
+    renames: dict[str, str] | None = None  # new path -> old path, read once when changed lines are asked for
     for rel in paths:
         if os.path.islink(top / rel):
             continue  # git tracks the link, not what it points to (which may be outside the project)
@@ -89,7 +90,9 @@ def guard(bank: Bank, files: list[str] | None = None, staged: bool = False, chan
         checked += 1
         if not applicable:
             continue
-        only = _changed_lines(top, rel, staged) if changed_lines else None
+        if changed_lines and renames is None:
+            renames = _renames(top, staged)
+        only = _changed_lines(top, rel, staged, renames or {}) if changed_lines else None
         lines = text.split("\n")
         for number, line in enumerate(lines, 1):
             if only is not None and number not in only:
@@ -126,14 +129,33 @@ def _suppressed(rule_path: str, line: str, above: str) -> bool:
 _HUNK = re.compile(rb"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
 
 
-def _changed_lines(top: Path, rel: str, staged: bool) -> set[int] | None:
-    """Line numbers added or changed in `rel` (against the index with `staged`, else HEAD); None = every line."""
+def _base(top: Path, staged: bool) -> tuple[str, ...]:
+    return ("diff", "--cached") if staged else ("diff", "HEAD") if has_commits(top) else ("diff", "--cached")
+
+
+def _renames(top: Path, staged: bool) -> dict[str, str]:
+    """Files git sees as renamed (a `git mv`, edited or not): `{new path: old path}`."""
+    try:
+        fields = split_z(run_git(top, *_base(top, staged), "-M", "--name-status", "-z", "--no-color",
+                                 "--diff-filter=R", "--no-relative"))
+    except GitFailure as exc:
+        raise BankError(f"git could not list the renamed files: {exc.stderr or exc}") from exc
+    return {fields[i + 2]: fields[i + 1] for i in range(0, len(fields) - 2, 3) if fields[i].startswith("R")}
+
+
+def _changed_lines(top: Path, rel: str, staged: bool, renames: dict[str, str]) -> set[int] | None:
+    """Line numbers added or changed in `rel` (against the index with `staged`, else HEAD); None = every line.
+
+    A renamed file is compared with its old path, so moving legacy code adds no lines to check.
+    """
     spec = f":(top,literal){rel}"
     try:
         if not split_z(run_git(top, "ls-files", "-z", "--", spec)):
             return None  # untracked: every line is new
-        base = ("diff", "--cached") if staged else ("diff", "HEAD") if has_commits(top) else ("diff", "--cached")
-        out = run_git(top, *base, "-U0", "--no-color", "--no-ext-diff", "--no-renames", "--", spec)
+        old = renames.get(rel)
+        specs = (f":(top,literal){old}", spec) if old else (spec,)
+        out = run_git(top, *_base(top, staged), "-U0", "--no-color", "--no-ext-diff",
+                      "-M" if old else "--no-renames", "--", *specs)
     except GitFailure as exc:
         raise BankError(f"git could not list the changed lines of {rel}: {exc.stderr or exc}") from exc
     found: set[int] = set()

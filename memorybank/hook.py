@@ -36,8 +36,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .atomic import write_atomic
+from .mode import OFF_MARKER  # the server's off switch silences the hook too
 from .project import bank_relpath, git_toplevel
-from .server.surface import OFF_MARKER  # stdlib-only module; the server's off switch silences the hook too
 
 PROG = "mcp-memorybank-hook"
 BANK_FOLDER = "memory_bank"
@@ -71,30 +71,39 @@ def _env_number(name: str, default: float) -> float:
     return value if value >= 0 else default
 
 
-def _parse_args(argv: list[str]) -> str | None:
+def parse_args(argv: list[str], usage: str = "", command: str = "") -> str | None:
     """Return the `--root` value; `--help` prints usage. An unknown argument is refused on stderr.
 
     A typo in settings.json (`--rot`) would otherwise leave a hook that silently looks for the
-    wrong bank; the refusal still exits 0 (the hook must never fail the agent).
+    wrong bank; the refusal still exits 0 (the hook must never fail the agent). The prompt and
+    session hooks parse their arguments here too (`command` names the subcommand in the usage).
     """
+    usage = usage or USAGE
+    sub = f" {command}" if command else ""
     root = None
     i = 0
     while i < len(argv):
         arg = argv[i]
         if arg in ("-h", "--help"):
-            print(USAGE)
+            print(usage)
             raise Quiet
         if arg == "--root" and i + 1 < len(argv):
             root = argv[i + 1]
             i += 1
-        elif arg.startswith("--root="):
+        elif arg.startswith("--root=") and arg != "--root=":
             root = arg.split("=", 1)[1]
-        elif arg == "--root":
+        elif arg in ("--root", "--root="):
             raise ValueError("--root needs a value (the bank folder); nothing was checked")
         else:
-            raise ValueError(f"unknown argument {arg[:80]!r}; usage: {PROG} [--root BANK]; nothing was checked")
+            raise ValueError(f"unknown argument {arg[:80]!r}; usage: {PROG}{sub} [--root BANK]; nothing was checked")
         i += 1
     return root
+
+
+def no_bank_at(root: str) -> ValueError:
+    """The refusal for a `--root` argument naming no folder: a typo in settings must not silence the hook."""
+    base = os.environ.get("CLAUDE_PROJECT_DIR") or "the working folder"
+    return ValueError(f"--root {root[:80]!r} names no folder (relative to {base}); nothing was checked")
 
 
 def _read_event(stream) -> dict:
@@ -286,6 +295,8 @@ def decide(event: dict, explicit_root: str | None, now: float) -> str | None:
     explicit = explicit_root or os.environ.get("MEMORYBANK_ROOT") or None
     top = git_toplevel(cwd) if cwd.is_dir() else None
     bank = find_bank(explicit, cwd, top)
+    if bank is None and explicit_root:
+        raise no_bank_at(explicit_root)
     if bank is None or (bank.parent / OFF_MARKER).exists():
         return None
     top = top or git_toplevel(bank)
@@ -329,7 +340,7 @@ def main(argv: list[str] | None = None) -> None:
             sys.exit(0)
         prime_main(args[0], args[1:])
     try:
-        explicit = _parse_args(sys.argv[1:] if argv is None else argv)
+        explicit = parse_args(sys.argv[1:] if argv is None else argv)
         reason = decide(_read_event(sys.stdin), explicit, time.time())
         if reason:
             sys.stdout.write(json.dumps({"decision": "block", "reason": reason}) + "\n")

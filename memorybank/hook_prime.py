@@ -18,9 +18,9 @@ import os
 import sys
 from pathlib import Path
 
-from .hook import Quiet, find_bank
+from .hook import Quiet, find_bank, no_bank_at, parse_args
+from .mode import OFF_MARKER
 from .project import git_toplevel
-from .server.surface import OFF_MARKER
 
 PROG = "mcp-memorybank-hook"
 COMMANDS = ("prime", "session-start")
@@ -34,20 +34,6 @@ session-start  SessionStart hook: prints a short overview of the bank (≤ 120 t
 Both read the hook's JSON payload on stdin and always exit 0. Bank: --root, else $MEMORYBANK_ROOT,
 else memory_bank/ in the working folder or its ancestors up to the git top-level.
 MEMORYBANK_HOOK=off or a .memorybank-off file beside the bank silences them."""
-
-
-def _root_arg(argv: list[str]) -> str | None:
-    """The `--root` value; `--help` prints usage. Unknown arguments are ignored, never fatal."""
-    root = None
-    for i, arg in enumerate(argv):
-        if arg in ("-h", "--help"):
-            print(USAGE)
-            raise Quiet
-        if arg == "--root" and i + 1 < len(argv):
-            root = argv[i + 1]
-        elif arg.startswith("--root="):
-            root = arg.split("=", 1)[1]
-    return root
 
 
 def _event(stream) -> dict:
@@ -73,6 +59,8 @@ def _bank_folder(event: dict, explicit_root: str | None) -> Path:
     explicit = explicit_root or os.environ.get("MEMORYBANK_ROOT") or None
     top = None if explicit else (git_toplevel(cwd) if cwd.is_dir() else None)
     bank = find_bank(explicit, cwd, top)
+    if bank is None and explicit_root:
+        raise no_bank_at(explicit_root)
     if bank is None or (bank.parent / OFF_MARKER).exists():
         raise Quiet
     return bank
@@ -94,7 +82,7 @@ def respond(command: str, event: dict, explicit_root: str | None) -> str:
 def main(command: str, argv: list[str]) -> None:
     """Entry point of both subcommands: print the text or nothing; always exit 0."""
     try:
-        explicit = _root_arg(argv)
+        explicit = parse_args(argv, USAGE, command)
         text = respond(command, _event(sys.stdin), explicit)
         if text:
             sys.stdout.write(text + "\n")

@@ -51,7 +51,7 @@ from . import jsonedit
 from .atomic import ReplaceFailed, replace_files
 from .blocks import BEGIN, END, BlockShapeError, find_block
 from .errors import BankError
-from .project import bank_relpath, git_toplevel, project_dir
+from .project import bank_relpath, git_toplevel, project_folder
 from .usage import usage_paragraph
 
 SERVER_NAME = "memorybank"
@@ -203,9 +203,21 @@ def server_command(warnings: list[str]) -> str:
         warnings.append(f"{SERVER_COMMAND} is not on PATH, so the agent cannot start the server; install it on PATH "
                         "(pipx install .) or edit .mcp.json's command.")
         return SERVER_COMMAND
-    warnings.append(f"{SERVER_COMMAND} is not on PATH; .mcp.json runs it by its absolute path {found}. Put it on "
-                    f"PATH (pipx install .) and the hooks' {HOOK_COMMAND} too, or they cannot run.")
+    warnings.append(f"{SERVER_COMMAND} is not on PATH; .mcp.json runs it by its absolute path {found} (and the "
+                    f"hooks {HOOK_COMMAND} beside it). Put both on PATH (pipx install .) to keep the files portable.")
     return str(found)
+
+
+def hook_program(server: str) -> str:
+    """`mcp-memorybank-hook` when it is on PATH, else its absolute path beside an absolute server command.
+
+    A bare name that is not on PATH is a hook that can never run: Claude Code reports "command not
+    found" on every prompt and stop, and the Stop hook never asks.
+    """
+    if shutil.which(HOOK_COMMAND) or not os.path.isabs(server):
+        return HOOK_COMMAND
+    beside = Path(server).parent / HOOK_COMMAND
+    return str(beside) if beside.is_file() else HOOK_COMMAND
 
 
 def _plan_mcp(project: Path, bank: Path, root_arg: str, warnings: list[str], command: str = SERVER_COMMAND) -> _Plan:
@@ -273,14 +285,14 @@ HOOK_EVENTS: tuple[tuple[str, str | None], ...] = (("Stop", None), ("UserPromptS
                                                    ("SessionStart", "session-start"))
 
 
-def hook_command_for(root_arg: str | None, subcommand: str | None) -> str:
+def hook_command_for(root_arg: str | None, subcommand: str | None, program: str = HOOK_COMMAND) -> str:
     """The settings.json command for one event: `mcp-memorybank-hook [sub] [--root BANK]`."""
-    words = [HOOK_COMMAND, *([subcommand] if subcommand else []), *(["--root", shlex.quote(root_arg)] if root_arg
-                                                                     else [])]
+    words = [shlex.quote(program), *([subcommand] if subcommand else []),
+             *(["--root", shlex.quote(root_arg)] if root_arg else [])]
     return " ".join(words)
 
 
-def _plan_settings(project: Path, root_arg: str | None, bank: Path) -> _Plan:
+def _plan_settings(project: Path, root_arg: str | None, bank: Path, program: str = HOOK_COMMAND) -> _Plan:
     path = project / ".claude" / "settings.json"
     plan = _Plan(".claude/settings.json", path, path.exists())
     doc = _JsonFile(_read_text(path, plan.rel), plan.rel)
@@ -296,7 +308,8 @@ def _plan_settings(project: Path, root_arg: str | None, bank: Path) -> _Plan:
                 present.append(event)
                 break
         else:
-            missing.append((event, {"hooks": [{"type": "command", "command": hook_command_for(root_arg, subcommand)}]}))
+            command = hook_command_for(root_arg, subcommand, program)
+            missing.append((event, {"hooks": [{"type": "command", "command": command}]}))
     if present:
         plan.note = f"{_listed(present)} hook{'s' if len(present) > 1 else ''} already present"
     if not missing:
@@ -375,12 +388,7 @@ def install_hook(root: str | os.PathLike[str], project: str | os.PathLike[str] |
 def wiring_place(root: str | os.PathLike[str], project: str | os.PathLike[str] | None) -> tuple[Path, Path, str]:
     """`(bank, project, root_arg)`: the resolved bank and project, and the `--root` value configs carry."""
     bank = Path(os.path.realpath(root))
-    if project is not None:
-        proj = Path(os.path.realpath(project))
-        if not proj.is_dir():
-            raise BankError(f"No project folder at {proj}. Pass --project <existing folder>.")
-    else:
-        proj = Path(os.path.realpath(project_dir(bank)))
+    proj = project_folder(bank, project)
     rel = bank_relpath(bank, proj)
     root_arg = rel if rel == "." or rel.startswith("..") or os.path.isabs(rel) else "./" + rel.removeprefix("./")
     return bank, proj, root_arg
@@ -419,7 +427,8 @@ def install(root: str | os.PathLike[str], project: str | os.PathLike[str] | None
     makers = []
     if "claude" in chosen:
         makers += [lambda: _plan_mcp(proj, bank, root_arg, warnings, command),
-                   lambda: _plan_settings(proj, claude_hook_root(bank, proj, root_arg), bank)]
+                   lambda: _plan_settings(proj, claude_hook_root(bank, proj, root_arg), bank,
+                                                  hook_program(command))]
         if claude_md:
             makers.append(lambda: _plan_claude_md(proj, rel.removeprefix("./")))
     for agent in chosen:

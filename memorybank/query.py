@@ -39,7 +39,7 @@ def check_filters(bank: Any, doc_kind: str | None, status: str | None) -> None:
         if value not in known:
             shown = ", ".join(sorted(known)[:20]) or "none"
             raise BankError(f"Unknown {name} {value!r}: no document has it and dna/ does not declare it. "
-                            f"Use one of: {shown}.")
+                            f"Use one of: {shown}.", param=name)
 
 
 def empty_hint(default: str, doc_kind: str | None, layer: str | None, status: str | None) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 Style = Callable[..., str]
@@ -264,6 +264,190 @@ def guard(result: dict[str, Any], style: Style = plain) -> str:
     return "\n".join(lines)
 
 
+def drift(result: dict[str, Any], style: Style = plain) -> str:
+    """Readable drift output: one aligned row per drifted document or missing anchor, then the note."""
+    if result["mode"] == "reverse":
+        head = (f"{len(result['documents'])} document(s) to review for {len(result['files'])} changed file(s) "
+                f"({result['anchored']} anchored)")
+        rows = [[d["path"], d["title"], ", ".join(d["anchors"]) + " ← " + ", ".join(d["files"])]
+                for d in result["documents"]]
+        lines = [style(head, bold=True), *("  " + row for row in table(rows))]
+    else:
+        lines = [style(f"drift ({result['mode']}): {result['anchored']} anchored, {result['unanchored']} "
+                       f"unanchored, threshold {result['threshold_days']} days", bold=True)]
+        if result["drifted"]:
+            lines.append("drifted (code ahead of its document):")
+            lines += ["  " + row for row in table([[d["path"], d["anchor"], f"doc {d['doc_touched']}",
+                                                     f"code {d['code_touched']}", f"{d['ahead_days']} days ahead"
+                                                     + (f" (uncommitted: {', '.join(d['uncommitted'])})"
+                                                        if d.get("uncommitted") else "")]
+                                                    for d in result["drifted"]])]
+        if result["missing"]:
+            lines.append(style("missing anchors (the path no longer exists):", fg="yellow"))
+            lines += ["  " + row for row in table([[m["path"], m["anchor"]] for m in result["missing"]])]
+        if result["mode"] == "git" and not result["drifted"] and not result["missing"]:
+            lines.append("no drift")
+    if result.get("note"):
+        lines.append(style(f"note: {result['note']}", fg="yellow"))
+    return "\n".join(lines)
+
+
+def changed(result: dict[str, Any], style: Style = plain) -> str:
+    """Readable changes: one aligned row per document (kind, path, previous path, title), then the note."""
+    lines = [style(f"since {result['since']} ({result['mode']}): {len(result['changes'])} change(s)", bold=True)]
+    rows = []
+    for change in result["changes"]:
+        where = f"{change['path']} ← {change['from']}" if change.get("from") else change["path"]
+        rows.append([change["change_kind"], where, change.get("title", "")])
+    lines += ["  " + row for row in table(rows)]
+    if result.get("note"):
+        lines.append(style(f"note: {result['note']}", fg="yellow"))
+    return "\n".join(lines)
+
+
+# -- graph (pure: graph dict in, text out) ----------------------------------------------------
+
+
+def graph_text(result: dict) -> str:
+    """A readable listing: one line per node (indented by depth; ↑ upstream, ↓ downstream), then edges."""
+    nodes = f"{len(result['nodes'])} node{'' if len(result['nodes']) == 1 else 's'}"
+    lines = [f"{result['root']}  ({result['direction']}, depth {result['depth']}, "
+             f"{nodes}{', truncated' if result['truncated'] else ''})"]
+    pairs = {(e["from"], e["to"]) for e in result["edges"]}
+    for node in result["nodes"]:
+        if node["depth"] == 0:
+            continue
+        meta = " · ".join(x for x in (node["doc_kind"], node["layer"], node["status"]) if x)
+        # ↑ the node is something `via` rests on; ↓ it rests on `via` (both matter in `both` mode)
+        arrow = "↑ " if (node["via"], node["path"]) in pairs else "↓ " if (node["path"], node["via"]) in pairs else ""
+        lines.append(f"{'  ' * node['depth']}{arrow}{node['path']}  — {node['title']}  ({meta})  via {node['via']}")
+    if result["edges"]:
+        lines.append("edges (from derives from to):")
+        lines += [f"  {e['from']} -> {e['to']}{_fit(e)}" for e in result["edges"]]
+    if result["external"]:
+        lines.append("external (outside the bank root):")
+        lines += [f"  {e['from']} -> {e['to']}{_fit(e)}" for e in result["external"]]
+    if result["broken"]:
+        lines.append("broken (no such document):")
+        lines += [f"  {e['from']} -> {e['to']}" for e in result["broken"]]
+    if result["neighbours"]:
+        lines.append("neighbours (header only):")
+        for item in result["neighbours"]:
+            if "note" in item:
+                lines.append(f"  {item['path']}: {item['note']}")
+            else:
+                meta = ", ".join(x for x in (item.get("doc_kind"), item.get("status")) if x)
+                lines.append(f"  {item['path']} — {item['title']}" + (f"  [{meta}]" if meta else ""))
+    layers = ", ".join(f"{k} {v}" for k, v in result["by_layer"].items())
+    lines.append(f"by layer: {layers}")
+    return "\n".join(lines) + "\n"
+
+
+def _fit(edge: dict) -> str:
+    return f"  ({edge['fit']})" if edge.get("fit") else ""
+
+
+_MERMAID_ESCAPES = {"#": "#35;", '"': "#quot;", "<": "#lt;", ">": "#gt;", "`": "#96;", "|": "#124;"}
+
+
+def _mermaid_text(text: str) -> str:
+    """Text safe inside a quoted Mermaid label (entity codes for the characters that break it)."""
+    text = " ".join(str(text).split())
+    return "".join(_MERMAID_ESCAPES.get(ch, ch) for ch in text)
+
+
+def _outside(result: dict) -> list[tuple[str, str]]:
+    """Targets outside the graph, each once: `(path, "external" | "missing")`."""
+    seen: dict[str, str] = {}
+    for kind, note in (("external", "external"), ("broken", "missing")):
+        for edge in result[kind]:
+            seen.setdefault(edge["to"], note)
+    return list(seen.items())
+
+
+def _drawn_edges(result: dict) -> Iterator[tuple[dict, bool]]:
+    """Every edge to draw, and whether it leaves the graph (external or broken: drawn dashed)."""
+    for edge in result["edges"]:
+        yield edge, False
+    for kind in ("external", "broken"):
+        for edge in result[kind]:
+            yield edge, True
+
+
+def graph_mermaid(result: dict) -> str:
+    """A Mermaid flowchart (`graph TD`): arrows point from a document to what it derives from.
+
+    Node ids are generated (`n0`, `n1`, …; `ext…` external, `miss…` missing) so no path character can
+    break the syntax; every label is quoted with entity codes for `"`, `#`, `<`, `>`, backtick and `|`.
+    """
+    ids: dict[str, str] = {}
+    out = ["graph TD"]
+    for i, node in enumerate(result["nodes"]):
+        ids[node["path"]] = f"n{i}"
+        out.append(f'  n{i}["{_mermaid_text(node["title"])}<br/>{_mermaid_text(node["path"])}"]')
+    members: dict[str, list[str]] = {"external": [], "missing": []}
+    for path, note in _outside(result):
+        group = members[note]
+        ids[path] = node_id = f"{'ext' if note == 'external' else 'miss'}{len(group)}"
+        group.append(node_id)
+        out.append(f'  {node_id}["{_mermaid_text(path)}<br/>({note})"]')
+    for edge, dashed in _drawn_edges(result):
+        out.append(f"  {ids[edge['from']]} {'-.->' if dashed else '-->'}{_mermaid_label(edge)} {ids[edge['to']]}")
+    out.append("  classDef root stroke-width:3px")
+    out.append("  classDef external stroke-dasharray:4 4")
+    out.append("  classDef missing stroke:#c00,stroke-dasharray:4 4")
+    out.append(f"  class {ids[result['root']]} root")
+    out += [f"  class {','.join(group)} {note}" for note, group in members.items() if group]
+    return "\n".join(out) + "\n"
+
+
+def _mermaid_label(edge: dict) -> str:
+    return f'|"{_mermaid_text(edge["fit"])}"|' if edge.get("fit") else ""
+
+
+def _dot_text(text: str) -> str:
+    """A DOT double-quoted string body."""
+    text = " ".join(str(text).split())
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def graph_dot(result: dict) -> str:
+    """A Graphviz DOT digraph: arrows point from a document to what it derives from."""
+    out = ["digraph bank_graph {", "  rankdir=TB;", '  node [shape=box, fontname="Helvetica"];']
+    for node in result["nodes"]:
+        style = ", penwidth=2" if node["depth"] == 0 else ""
+        out.append(f'  "{_dot_text(node["path"])}" [label="{_dot_text(node["title"])}\\n{_dot_text(node["path"])}"'
+                   f"{style}];")
+    for path, note in _outside(result):
+        color = "gray40" if note == "external" else "red"
+        out.append(f'  "{_dot_text(path)}" [label="{_dot_text(path)}\\n({note})", style=dashed, color={color}];')
+    for edge, dashed in _drawn_edges(result):
+        out.append(f'  "{_dot_text(edge["from"])}" -> "{_dot_text(edge["to"])}"'
+                   f'{_dot_label(edge, "dashed" if dashed else "")};')
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def _dot_label(edge: dict, style: str) -> str:
+    attrs = []
+    if edge.get("fit"):
+        attrs.append(f'label="{_dot_text(edge["fit"])}"')
+    if style:
+        attrs.append(f"style={style}")
+    return f" [{', '.join(attrs)}]" if attrs else ""
+
+
+def index(result: dict[str, Any], style: Style = plain) -> str:
+    """One row per document: path, kind · status, title."""
+    rows = [[doc["path"], " · ".join(v for v in (doc.get("doc_kind"), doc.get("status")) if v), doc["title"]]
+            for doc in result["documents"]]
+    return "\n".join([*table(rows), f"{count(result['count'], 'document')}"])
+
+
+def schema(result: dict[str, Any], style: Style = plain) -> str:
+    return result["text"].rstrip("\n")
+
+
 def adopt(result: dict[str, Any], style: Style = plain) -> str:
     """Each document with its kind, layer and the keys adopt adds; then the files and the next step."""
     lines = [style("dry run, nothing written (add --write to apply)" if result["dry_run"] else "adopted",
@@ -287,7 +471,7 @@ def imported(result: dict[str, Any], style: Style = plain) -> str:
     lines += [f"skipped {s['source']}:{s['lines']} ({s['reason']})" for s in result["skipped"]]
     lines += [style(f"warning: {w}", fg="yellow") for w in result["warnings"]]
     if result["filed"] and not result["dry_run"]:
-        lines.append("next: review them with --list-inbox, then --promote or --discard each")
+        lines.append("next: review them with `inbox`, then `promote` or `discard` each")
     return "\n".join(lines)
 
 
@@ -315,13 +499,13 @@ def uninstall(result: dict[str, Any], style: Style = plain) -> str:
 
 
 def init_next(result: dict[str, Any]) -> str:
-    """The steps after `--init`: fill the bank, wire the agents, deliver the rules."""
+    """The steps after `init`: fill the bank, wire the agents, deliver the rules."""
     root = result.get("root", "memory_bank")
     return "\n".join([
         "next steps:",
         f"  1. write what the project knows into {root} (start with product/context.md), or bring it in:",
-        f"     mcp-memorybank --root {root} --import         # CLAUDE.md, .cursor/rules, … as _inbox/ notes",
-        f"  2. wire your agents:  mcp-memorybank --root {root} --install --agents claude,cursor,vscode,gemini",
-        f"  3. deliver the rules: mcp-memorybank --root {root} --deliver --targets cursor,agents,claude,copilot",
-        f"  4. check it:          mcp-memorybank --root {root} --validate",
+        f"     mcp-memorybank import --root {root}         # CLAUDE.md, .cursor/rules, … as _inbox/ notes",
+        f"  2. wire your agents:  mcp-memorybank install --root {root} --agents claude,cursor,vscode,gemini",
+        f"  3. deliver the rules: mcp-memorybank deliver --root {root} --targets cursor,agents,claude,copilot",
+        f"  4. check it:          mcp-memorybank validate --root {root}",
     ])

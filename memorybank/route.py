@@ -70,7 +70,6 @@ HINT = "No document's title, purpose, canonical_for or headings match; try bank_
 
 # A key or heading is addressed by a slot: document id << 12 | its number (the first 4,096 count).
 SLOT_BITS = 12
-SLOT_MASK = (1 << SLOT_BITS) - 1
 SLOT_LIMIT = 1 << SLOT_BITS
 
 Terms = tuple[tuple[str, str, str], ...]  # (term, surface, language), in field order (shared lexicon tuples)

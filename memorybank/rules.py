@@ -121,13 +121,26 @@ def priority_problem(value: Any) -> str | None:
     """Why a `priority` value is not a whole number 1–5, or None."""
     if isinstance(value, bool):
         return f"must be a whole number 1–5, not {value!r}"
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
+    value = priority_number(value)
     if not isinstance(value, int):
         return f"must be a whole number 1–5, not {str(value)[:40]!r}"
     if not 1 <= value <= 5:
         return f"must be 1–5, not {value}"
     return None
+
+
+_DIGITS = re.compile(r"[0-9]{1,6}")
+
+
+def priority_number(value: Any) -> Any:
+    """A `priority` given as a short string of ASCII digits (`"3"`) as its int; other values unchanged.
+
+    `str.isdigit` also accepts `²` and other digit-like characters `int` refuses, and a 5,000-digit
+    string overflows `int`'s conversion limit: both raised instead of being reported.
+    """
+    if isinstance(value, str) and _DIGITS.fullmatch(value.strip()):
+        return int(value.strip())
+    return value
 
 
 def regex_problem(pattern: str) -> str | None:
@@ -143,17 +156,28 @@ def regex_problem(pattern: str) -> str | None:
         re.compile(pattern)
     except (re.error, OverflowError, RecursionError, ValueError, TypeError) as exc:
         return f"bad regex {pattern[:80]!r}: {exc}"
-    if _nested_repeat(parsed, inside=False):
+    try:
+        nested = _nested_repeat(parsed, inside=False)
+    except RecursionError:
+        return f"regex {pattern[:80]!r} nests too deeply to check; simplify it"
+    if nested:
         return (f"regex {pattern[:80]!r} repeats a group that itself repeats, which can take exponential time; "
                 "rewrite it without the nesting, or make the inner repeat possessive (a++) or atomic ((?>…))")
     return None
 
 
 _REPEATS = (re_constants.MAX_REPEAT, re_constants.MIN_REPEAT)
+_ATOMIC = (re_constants.ATOMIC_GROUP, re_constants.POSSESSIVE_REPEAT)
 
 
 def _nested_repeat(items: Any, inside: bool) -> bool:
-    """Whether a parsed pattern has an unbounded-ish repeat (max > 1) inside another one."""
+    """Whether a parsed pattern has an unbounded-ish repeat (max > 1) inside another one.
+
+    Every other node is searched through: atomic groups, conditionals (`(?(1)…)`), possessive
+    repeats and lookarounds can all hold a nested repeat that backtracks exponentially. An atomic
+    group or possessive repeat is never backtracked into, so what it holds starts a fresh count
+    (`((?>a+))+` is safe, `(?>(a+)+b)` is not).
+    """
     for op, av in items:
         if op in _REPEATS:
             low, high, sub = av
@@ -162,16 +186,21 @@ def _nested_repeat(items: Any, inside: bool) -> bool:
                 return True
             if _nested_repeat(sub, inside or many):
                 return True
-        elif op is re_constants.SUBPATTERN:
-            if _nested_repeat(av[-1], inside):
+        elif op in _ATOMIC:
+            if any(_nested_repeat(sub, False) for sub in _children(av)):
                 return True
-        elif op is re_constants.BRANCH:
-            if any(_nested_repeat(branch, inside) for branch in av[1]):
-                return True
-        elif op in (re_constants.ASSERT, re_constants.ASSERT_NOT):
-            if _nested_repeat(av[1], inside):
-                return True
+        elif any(_nested_repeat(sub, inside) for sub in _children(av)):
+            return True
     return False
+
+
+def _children(av: Any) -> Any:
+    """The sub-patterns held by a parsed node's argument (a SubPattern, or inside tuples and lists)."""
+    if isinstance(av, re_parser.SubPattern):
+        yield av
+    elif isinstance(av, (tuple, list)):
+        for item in av:
+            yield from _children(item)
 
 
 def _one_line(value: Any) -> str | None:

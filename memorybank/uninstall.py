@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -68,9 +69,20 @@ def _servers(text: str, agent: str, root_arg: str, notes: list[str]) -> str:
     return _drop_empty(text, (), client.servers_key)
 
 
+def _our_hook(hook: Any, hook_root: str | None, subcommand: str | None) -> bool:
+    """Whether a hook entry is one install writes: `mcp-memorybank-hook …` by name or by absolute path."""
+    if not isinstance(hook, dict) or set(hook) != {"type", "command"} or hook["type"] != "command":
+        return False
+    try:
+        words = shlex.split(hook["command"]) if isinstance(hook["command"], str) else []
+    except ValueError:
+        return False
+    expected = shlex.split(hook_command_for(hook_root, subcommand))
+    return bool(words) and os.path.basename(words[0]) == expected[0] and words[1:] == expected[1:]
+
+
 def _hooks(text: str, hook_root: str | None) -> str:
     for event, subcommand in HOOK_EVENTS:
-        ours = {"type": "command", "command": hook_command_for(hook_root, subcommand)}
         data = json.loads(text)
         groups = data.get("hooks", {}).get(event) if isinstance(data.get("hooks"), dict) else None
         if not isinstance(groups, list):
@@ -78,10 +90,14 @@ def _hooks(text: str, hook_root: str | None) -> str:
         for index in range(len(groups) - 1, -1, -1):
             group = groups[index]
             inner = group.get("hooks") if isinstance(group, dict) else None
-            if group == {"hooks": [ours]}:
+            if not isinstance(inner, list):
+                continue
+            if set(group) == {"hooks"} and len(inner) == 1 and _our_hook(inner[0], hook_root, subcommand):
                 text = jsonedit.remove(text, ("hooks", event), index)
-            elif isinstance(inner, list) and ours in inner and len(inner) > 1:
-                text = jsonedit.remove(text, ("hooks", event, index, "hooks"), inner.index(ours))
+            elif len(inner) > 1:
+                mine = [i for i, hook in enumerate(inner) if _our_hook(hook, hook_root, subcommand)]
+                if mine:
+                    text = jsonedit.remove(text, ("hooks", event, index, "hooks"), mine[0])
         text = _drop_empty(text, ("hooks",), event)
     if "hooks" in json.loads(text):
         text = _drop_empty(text, (), "hooks")

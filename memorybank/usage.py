@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-GROUPS = {
-    "find": ("bank_route", "bank_search", "bank_read", "bank_graph", "bank_changed"),
-    "check": ("bank_validate", "bank_drift", "bank_guard"),
-    "change": ("bank_edit", "bank_update_section", "bank_set_status", "bank_set_field", "bank_set_list"),
-    "create": ("bank_create", "bank_promote", "bank_discard", "bank_materialize_flows"),
-    "init": ("bank_init",),
-}
+from .catalog import GROUPS as _NAMES
+from .catalog import tools_in
+
+GROUPS = {group: tools_in(group) for group in _NAMES}  # adoption counts by these
 
 
 def usage_paragraph(bank_path: str = "memory_bank", long: bool = True) -> str:
@@ -17,10 +14,10 @@ def usage_paragraph(bank_path: str = "memory_bank", long: bool = True) -> str:
     The long form goes into CLAUDE.md / AGENTS.md blocks; the short form fits server instructions.
     """
     if not long:
+        # what the tool descriptions say (ask as asked; promote/discard only when asked) is not repeated here
         return (f"Project knowledge is in {bank_path}/, served by the bank_* tools. Before opening bank files, "
-                "call bank_route with the question as asked (any language) or read memorybank://index, then "
-                "bank_read the suggested section. Write through the tools, never the shell. Never promote or "
-                "discard _inbox notes unless the user asks.")
+                "call bank_route or read memorybank://index, then bank_read the suggested section. Write through "
+                "the tools, never the shell.")
     return "\n".join([
         f"## Project memory bank (`{bank_path}/`)",
         "",
@@ -31,8 +28,8 @@ def usage_paragraph(bank_path: str = "memory_bank", long: bool = True) -> str:
         "documents and sections to read; `bank_read` reads a document, one `## ` section or a line range; "
         "`bank_search` finds a literal (identifier, error text); `bank_graph` shows what a document rests on "
         "and what depends on it; `bank_changed` lists what changed since a ref or date.",
-        "- **Change**: `bank_edit`, `bank_update_section`, `bank_set_status`, `bank_set_field`, `bank_set_list` "
-        "edit documents all-or-nothing and keep indexes in step.",
+        "- **Change**: " + ", ".join(f"`{name}`" for name in GROUPS["change"])
+        + " edit documents all-or-nothing and keep indexes in step.",
         "- **Create**: `bank_create` writes a governed document and registers it in its index; "
         "with `inbox: true` it files a note in `_inbox/` for a human to review.",
         "- **Check**: `bank_validate` before committing bank changes; `bank_drift` lists documents the code "

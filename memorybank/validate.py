@@ -322,9 +322,9 @@ def validate(bank: Bank, scope: str | None = None, severity: str | None = None,
     """
     bank.refresh()
     if severity is not None and severity not in ("error", "warning"):
-        raise BankError(f'Unknown severity "{severity}". Use "error" or "warning".')
+        raise BankError(f'Unknown severity "{severity}". Use "error" or "warning".', param="severity")
     if rule is not None and rule not in SEVERITY:
-        raise BankError(f'Unknown rule "{rule}". Rules: {", ".join(SEVERITY)}.')
+        raise BankError(f'Unknown rule "{rule}". Rules: {", ".join(SEVERITY)}.', param="rule")
     within = bank.scope(scope)
     selected = [f for f in findings(bank)
                 if (severity is None or f.severity == severity)

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from gitrepo import Repo, git_env
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURE = REPO / "fixture-bank"
@@ -65,16 +66,18 @@ def run_cli(*args: str, cwd: str | os.PathLike[str] | None = None,
                           input=stdin, timeout=60)
 
 
-def write_bank(root: Path, files: dict[str, str | bytes]) -> Path:
-    """Create a bank from `{relative path: text or bytes}`; returns the root."""
+def write_bank(root: Path, files: dict[str, str | bytes], crlf: bool = False) -> Path:
+    """Create a bank (or any tree) from `{relative path: text or bytes}`; returns the root.
+
+    The one bank helper: text is written as UTF-8 bytes, with CRLF line endings when `crlf`.
+    """
     root.mkdir(parents=True, exist_ok=True)
     for rel, content in files.items():
         target = root / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            target.write_bytes(content)
-        else:
-            target.write_text(content, encoding="utf-8")
+        if isinstance(content, str):
+            content = (content.replace("\n", "\r\n") if crlf else content).encode("utf-8")
+        target.write_bytes(content)
     return root
 
 
@@ -103,28 +106,21 @@ def fixture_copy(tmp_path: Path) -> Path:
     return target
 
 
-GIT_ENV = {
-    "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "t@example.com", "GIT_AUTHOR_DATE": "2024-01-02T03:04:05Z",
-    "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "t@example.com", "GIT_COMMITTER_DATE": "2024-01-02T03:04:05Z",
-}
+GIT_DATE = "2024-01-02T03:04:05Z"
+# What the one git helper (gitrepo.py) sets, for tests that spawn git through another process (the hook)
+GIT_ENV = {k: v for k, v in git_env(GIT_DATE).items() if os.environ.get(k) != v}
 
 
 def git(repo: Path, *args: str) -> str:
-    """Run git in `repo` with a fixed identity and dates and no global or system config."""
-    proc = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True,
-                          env={**os.environ, **GIT_ENV}, timeout=30)
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout
+    """Run git in `repo` through the one git helper (fixed identity and dates, no global or system config)."""
+    return Repo(repo, init=False).git(*args, date=GIT_DATE)
 
 
 def git_repo(path: Path, files: dict[str, str] | None = None) -> Path:
     """A fresh repository at `path` with `files` committed once."""
-    path.mkdir(parents=True, exist_ok=True)
-    git(path, "init", "-q", "-b", "main")
+    repo = Repo(path)
     write_bank(path, files or {"README.md": "project\n"})
-    git(path, "add", "-A")
-    git(path, "commit", "-q", "-m", "initial")
+    repo.commit("initial", GIT_DATE)
     return path
 
 

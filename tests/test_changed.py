@@ -9,8 +9,9 @@ from conftest import doc
 from gitrepo import Repo
 
 from memorybank.bank import Bank
-from memorybank.changed import changed, render_text
+from memorybank.changed import changed
 from memorybank.errors import BankError
+from memorybank.render import changed as render_text
 
 D1, D2, D3 = "2026-01-10T12:00:00Z", "2026-02-10T12:00:00Z", "2026-03-10T12:00:00Z"
 

@@ -132,14 +132,17 @@ def test_cli_actions_do_not_import_mcp_or_gitpython():
     assert proc.stderr.strip().splitlines()[-1] == "False False"
 
 
-def test_refusals_speak_the_clis_flags():
-    # Capabilities name MCP tools and parameters; on the command line those become flags.
-    init = run_cli("--root", str(FIXTURE), "--init", "X")
-    assert init.returncode == 1 and "Use --force to add the starter files" in init.stderr
+def test_a_refusal_names_the_actions_it_points_at_in_the_clis_words():
+    # The core carries the action as data (`see`); the CLI names its commands, never MCP tools.
     create = run_cli("--root", str(FIXTURE), "--create", "domain/tax.md", "--kind", "domain", "--title", "T",
                      "--purpose", "P.", "--dry-run")
     assert create.returncode == 1
-    assert "(bank_edit, bank_update_section: MCP tools, served without an action flag)" in create.stderr
+    assert "(see `mcp-memorybank edit`, `mcp-memorybank update-section`)" in create.stderr
+    assert "bank_" not in create.stderr
+    read = run_cli("read", "--root", str(FIXTURE), "nowhere/none.md", "--json")
+    assert read.returncode == 1 and json.loads(read.stdout) == {"error": {
+        "message": "No document at nowhere/none.md. Route the question to find the right path. "
+                   "(see `mcp-memorybank route`)", "see": ["route"]}}
 
 
 def test_read_option_conflicts_are_the_capabilitys_refusals():

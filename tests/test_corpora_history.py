@@ -12,7 +12,10 @@ from test_graph import parse_mermaid
 from memorybank.bank import Bank
 from memorybank.changed import changed
 from memorybank.drift import drift
-from memorybank.graph import graph, render_dot, render_mermaid, render_text
+from memorybank.graph import graph
+from memorybank.render import graph_dot as render_dot
+from memorybank.render import graph_mermaid as render_mermaid
+from memorybank.render import graph_text as render_text
 
 BANKS = sorted(p for p in CORPORA.glob("*/memory*") if p.is_dir()) if CORPORA.is_dir() else []
 

@@ -13,8 +13,9 @@ from gitrepo import Repo, git_env
 
 import memorybank.drift as drift_module
 from memorybank.bank import Bank
-from memorybank.drift import _last_commits, drift, render_text
+from memorybank.drift import _last_commits, drift
 from memorybank.errors import BankError
+from memorybank.render import drift as render_text
 
 JAN = "2026-01-10T12:00:00Z"
 MAR = "2026-03-01T12:00:00Z"

@@ -9,7 +9,10 @@ from conftest import FIXTURE, doc, write_bank
 
 from memorybank.bank import Bank
 from memorybank.errors import BankError
-from memorybank.graph import graph, render_dot, render_mermaid, render_text
+from memorybank.graph import graph
+from memorybank.render import graph_dot as render_dot
+from memorybank.render import graph_mermaid as render_mermaid
+from memorybank.render import graph_text as render_text
 
 
 @pytest.fixture

@@ -128,7 +128,7 @@ def test_token_budgets_full_and_off(legacy, bank):
     listed = legacy.run(legacy.client.list_tools).tools
     assert full["total"] <= BUDGETS["full"]
     assert max(full["tools"].values()) <= BUDGETS["tool"]
-    assert len(full["tools"]) == 18
+    assert len(full["tools"]) == 19
     off = _measure_in_process(bank, off=(str(bank.parent),))
     assert off["tools"] == {} and off["total"] <= BUDGETS["off"]
     tools = {tool.name: tool for tool in listed}
@@ -195,7 +195,7 @@ def test_seed_mode_init_then_full_surface_then_writers(tmp_path, mode):
                         await anyio.sleep(0.02)
             assert out["files"]
             names = {tool.name for tool in (await client.list_tools(cache_mode="refresh")).tools}
-            assert len(names) == 18 and "bank_init" not in names
+            assert len(names) == 19 and "bank_init" not in names
             assert payload(await client.call_tool("bank_validate", {}))["summary"]["total"] == 0
             await _writers_on_a_fresh_bank(client)
     run(go)

@@ -311,7 +311,7 @@ def test_the_discard_log_carries_only_a_doc_function_dna_declares(tmp_path, fixt
 def test_the_discard_log_refusal_points_at_a_list_that_exists(bank):
     create(bank, path="n.md", doc_kind="note", title="Note", purpose="A note.", inbox=True)
     discard(bank, path="_inbox/n.md", reason="Not needed.")
-    refused(bank, lambda: discard(bank, path="_inbox/DISCARDED.md", reason="x"), "memorybank://inbox", "--list-inbox")
+    refused(bank, lambda: discard(bank, path="_inbox/DISCARDED.md", reason="x"), "the memorybank://inbox resource")
 
 
 def test_every_tool_name_the_package_mentions_is_a_real_tool():

@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+from conftest import write_bank
 
 from memorybank.bank import Bank
 from memorybank.errors import BankError
@@ -112,19 +113,11 @@ BASE = {
 }
 
 
-def write_files(root: Path, files: dict[str, str], crlf: bool = False) -> None:
-    for rel, text in files.items():
-        target = root / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        data = text.replace("\n", "\r\n") if crlf else text
-        target.write_bytes(data.encode("utf-8"))
-
-
 def make_bank(root: Path, extra: dict[str, str] | None = None, crlf: bool = False, base: bool = True) -> Bank:
     """A small governed bank (contract, root index, two sections) plus `extra` files."""
     files = dict(BASE) if base else {}
     files.update(extra or {})
-    write_files(root, files, crlf)
+    write_bank(root, files, crlf)
     bank = Bank(root)
     bank.refresh()
     return bank
@@ -144,11 +137,17 @@ def tree_hash(root: Path) -> dict[str, str]:
 
 
 def refused(bank: Bank, call, *fragments: str) -> str:
-    """Run a writer call that must be refused: the message holds every fragment and no byte changed."""
+    """Run a writer call that must be refused: the message holds every fragment and no byte changed.
+
+    The message is checked as an MCP client reads it: the actions it points at (`see`) as tool names.
+    """
+    from memorybank.catalog import see_for
+    from memorybank.errors import shown
+
     before = tree_hash(bank.root)
     with pytest.raises(BankError) as caught:
         call()
-    message = str(caught.value)
+    message = shown(caught.value, lambda action: see_for("mcp", action))
     for fragment in fragments:
         assert fragment in message, message
     assert tree_hash(bank.root) == before, "a refused call changed the bank"

@@ -33,7 +33,7 @@ from typing import Any
 
 from ..bank import Bank
 from ..errors import BankError
-from ..project import bank_relpath, git_toplevel, project_dir
+from ..project import bank_relpath, git_toplevel, project_folder
 from .channels import FOLDERS, OWNED_PATTERNS, Output, render_all
 from .files import Action, apply, plan_block, plan_owned, plan_remove
 from .sources import select
@@ -51,7 +51,8 @@ def parse_targets(targets: str | Sequence[str] | None) -> tuple[str, ...]:
     names = {str(t).strip().lower() for t in items if str(t).strip()}
     unknown = sorted(names - set(TARGETS))
     if unknown:
-        raise BankError(f"Unknown delivery target: {', '.join(unknown)}. Choose from {', '.join(TARGETS)}.")
+        raise BankError(f"Unknown delivery target: {', '.join(unknown)}. Choose from {', '.join(TARGETS)}.",
+                        param="targets")
     if not names:
         raise BankError(f"No delivery target given. Choose from {', '.join(TARGETS)}.")
     return tuple(t for t in TARGETS if t in names)
@@ -59,12 +60,7 @@ def parse_targets(targets: str | Sequence[str] | None) -> tuple[str, ...]:
 
 def delivery_project(bank: Bank, project: str | os.PathLike[str] | None = None) -> Path:
     """The folder delivered files go into: `project`, else the git top-level holding the bank, else its parent."""
-    if project is not None and str(project).strip():
-        path = Path(os.path.realpath(project))
-        if not path.is_dir():
-            raise BankError(f"Project folder {path} does not exist. Pass --project <existing folder>.")
-        return path
-    return Path(os.path.realpath(project_dir(bank.root)))
+    return project_folder(bank.root, project)
 
 
 def deliver(bank: Bank, project: str | os.PathLike[str] | None = None, targets: str | Sequence[str] | None = None,
@@ -76,7 +72,7 @@ def deliver(bank: Bank, project: str | os.PathLike[str] | None = None, targets: 
     """
     bank.refresh()
     if not bank.root.is_dir():
-        raise BankError(f"No bank at {bank.root}: the folder does not exist. Pass --root <bank folder>.")
+        raise BankError(f"No bank at {bank.root}: the folder does not exist. Give the bank folder.")
     chosen = parse_targets(targets)
     proj = delivery_project(bank, project)
     top = git_toplevel(bank.root)

@@ -27,7 +27,7 @@ from ..bank import Bank
 from ..headings import normalize_heading, scan_text, section_bounds
 from ..parse import text_list, text_of
 from ..records import Doc
-from ..rules import Check, checks, flaws, withheld_reason
+from ..rules import Check, checks, flaws, priority_number, withheld_reason
 from .globs import clean_glob
 
 SKELETON_LINES = 15
@@ -36,10 +36,14 @@ DEFAULT_TOPIC = "general"
 KINDS = ("rule", "recipe")
 _SPACE = re.compile(r"\s+")
 # A leading negation the `Do NOT` prefix replaces, in the languages banks are written in (en, ru, zh).
+# Chinese has no spaces: a bare 不 or 别 also starts ordinary words (不安全 "unsafe", 不一致
+# "inconsistent", 别名 "alias"), and stripping it there turned "Do NOT unsafe…" into "Do NOT safe…",
+# so those compounds are kept whole. English words must end there: `No-op` is not `No`.
 _DONT_PREFIX = re.compile(
-    r"^(?:(?:don['’]t|do\s+not|never|avoid|not|no)\b"
-    r"|(?:никогда\s+не|не\s+надо|не\s+нужно|нельзя|не|никаких|никогда|избегайте|избегать)(?=\s|$)"
-    r"|不要|不得|不能|不可|切勿|禁止|避免|别|勿|不)[\s:,，：-]*", re.IGNORECASE)
+    r"^(?:(?:don['’]t|do\s+not|never|avoid|not|no)(?![\w'’-])"
+    r"|(?:никогда\s+не|не\s+надо|не\s+нужно|нельзя|не|нет|никаких|никогда|избегайте|избегать)(?=\s|$)"
+    r"|不要|不得|不能|不可(?![变见靠信逆读写])|不许|不准|不应该|不应|不该|不用|不允许|严禁|请勿|切勿|禁止|避免|别(?![人名处的样称致])|勿|不(?![安必稳正同锈良当好合明足确完清规一兼对相透存公真可]))"
+    r"[\s:,，：-]*", re.IGNORECASE)
 _SLUG_DROP = re.compile(r"[^\w]+")
 _FENCE_LINE = re.compile(r"^ {0,3}(?:`{3,}|~{3,})[ \t]*$")
 
@@ -121,8 +125,7 @@ def dont_clause(text: str) -> str:
 def _priority(value: Any) -> int:
     if isinstance(value, bool):
         return DEFAULT_PRIORITY
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
+    value = priority_number(value)
     if isinstance(value, int):
         return min(5, max(1, value))
     return DEFAULT_PRIORITY

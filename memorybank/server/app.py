@@ -29,15 +29,24 @@ from mcp.server.subscriptions import (
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
-from .. import __version__
+from .. import __version__, overview
 from ..bank import Bank, bank_for
-from ..errors import BankError, clip
+from ..catalog import see_for
+from ..errors import BankError, clip, shown
 from ..jsonout import dumps
+from ..mode import decide_mode
 from ..writers.files import remote_caller
 from . import prompts as prompt_texts
-from .surface import decide_mode, instructions
+from .surface import instructions
 from .tools import BY_NAME, TOOLS, parse_groups
 from .wire import INVALID, claimed_stdin
+
+ECHO_MAX = 200  # characters of a caller's unknown name or URI repeated in an error
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= ECHO_MAX else text[:ECHO_MAX] + "…"
+
 
 RESOURCE_NOT_FOUND = -32002  # the handshake-era spec's code for an unknown resource
 INVALID_PARAMS = -32602
@@ -140,7 +149,7 @@ class MemoryBankServer:
             with remote_caller(bank.root):  # body_file/content_file: only inside the project
                 result = tool.capability()(bank, **args)
         except BankError as exc:
-            return self._text(exc.message, True)
+            return self._text(shown(exc, lambda action: see_for("mcp", action)), True)
         except Exception as exc:  # noqa: BLE001 - the server must answer, never die
             traceback.print_exc(file=sys.stderr)
             return self._text(f"Internal error in {name}: {type(exc).__name__}: {exc}. The bank was not changed "
@@ -174,9 +183,9 @@ class MemoryBankServer:
             raise MCPError(RESOURCE_NOT_FOUND, f"Resource {uri} is not offered in mode {self.mode}.", {"uri": uri})
         bank = bank_for(self.root)  # each resource refreshes it
         if uri == "memorybank://index":
-            text, mime = dumps(resource_index(bank)), "application/json"
+            text, mime = dumps(overview.index(bank)), "application/json"
         elif uri == "memorybank://schema/frontmatter":
-            text, mime = resource_schema(bank), "text/markdown"
+            text, mime = overview.schema(bank)["text"], "text/markdown"
         elif uri == "memorybank://health":
             from ..validate import validate_for_agents
             text, mime = dumps(validate_for_agents(bank)), "application/json"
@@ -184,15 +193,16 @@ class MemoryBankServer:
             from ..writers import list_inbox
             text, mime = dumps(list_inbox(bank)), "application/json"
         else:
-            raise MCPError(RESOURCE_NOT_FOUND, f"Unknown resource {uri}. Resources: "
-                           f"{', '.join(r[0] for r in RESOURCES)}.", {"uri": uri})
+            shown = _cut(uri)  # a caller's string is echoed bounded: a 1 MB URI must not come back twice
+            raise MCPError(RESOURCE_NOT_FOUND, f"Unknown resource {shown}. Resources: "
+                           f"{', '.join(r[0] for r in RESOURCES)}.", {"uri": shown})
         return t.ReadResourceResult(contents=[t.TextResourceContents(uri=uri, text=text, mime_type=mime)])
 
     async def get_prompt(self, ctx: Any, params: t.GetPromptRequestParams) -> t.GetPromptResult:
         prompt = prompt_texts.BY_NAME.get(params.name)
         if prompt is None or not self._full_surface():
             offered = ", ".join(p.name for p in prompt_texts.PROMPTS) if self._full_surface() else "none"
-            raise MCPError(INVALID_PARAMS, f"Unknown prompt {params.name}. Prompts: {offered}.")
+            raise MCPError(INVALID_PARAMS, f"Unknown prompt {_cut(params.name)}. Prompts: {offered}.")
         args = dict(params.arguments or {})
         missing = [name for name, _, required in prompt.arguments if required and not str(args.get(name, "")).strip()]
         if missing:
@@ -214,43 +224,13 @@ class MemoryBankServer:
                 await self.server.run(read, write, self.server.create_initialization_options(CHANGES))
 
 
-def resource_index(bank: Any) -> dict[str, Any]:
-    """Every non-template document, compact: the map an agent reads before opening files."""
-    bank.refresh()
-    docs = []
-    for path in bank.paths:
-        doc = bank.docs[path]
-        if doc.is_template or doc.in_inbox:
-            continue
-        item: dict[str, Any] = {"path": path, "title": doc.title}
-        for key in ("purpose", "doc_kind", "layer", "status"):
-            value = getattr(doc, key)
-            if value:
-                item[key] = value
-        if doc.canonical_for:
-            item["canonical_for"] = list(doc.canonical_for)
-        docs.append(item)
-    return {"documents": docs, "count": len(docs)}
-
-
-def resource_schema(bank: Any) -> str:
-    bank.refresh()
-    if bank.contract is None:
-        return "This bank has no dna/ folder, so no contract: fields are free-form (degraded mode)."
-    if "dna/frontmatter.md" in bank.docs:
-        return bank.read_text("dna/frontmatter.md")
-    if not bank.contract.sources:
-        return "This bank's dna/ declares no fields (no value tables), so fields are free-form."
-    return "This bank declares no dna/frontmatter.md; its contract lives in: " + ", ".join(bank.contract.sources)
-
-
-def serve(root: str | Path, off_paths: Sequence[str] = (), tools: str | None = None) -> None:
+def serve(root: str | Path, off_paths: Sequence[str] = (), tool_groups: str | None = None) -> None:
     """Serve one bank over stdio until the client closes the connection.
 
     Before serving, a bank that is not switched off is repaired (§16): a commit a killed writer left
     half done is finished and its stale temp files are removed, so readers never see the middle state.
     """
-    server = MemoryBankServer(root, off_paths, tools)
+    server = MemoryBankServer(root, off_paths, tool_groups)
     if server.mode != "off":
         from ..writers.files import repair_on_start
         repair_on_start(server.root)

@@ -69,3 +69,13 @@ async def measure_server(server: Any) -> dict[str, Any]:
 
     async with Client(server.server, mode="legacy") as client:
         return await measure(client)
+
+
+def measure_root(root: Any, off_paths: Any = (), tool_groups: str | None = None) -> dict[str, Any]:
+    """The surface a bank would be served with, measured in process: `{mode, tools, groups, parts, total}`."""
+    import anyio
+
+    from .app import MemoryBankServer
+
+    server = MemoryBankServer(root, tuple(off_paths or ()), tool_groups)
+    return {"mode": server.mode, **anyio.run(measure_server, server)}

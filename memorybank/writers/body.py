@@ -8,9 +8,10 @@ from ..bank import Bank
 from ..headings import resolve_section, section_bounds
 from ..parse import parse_document
 from ..records import Doc
-from .create import body_lines, check_body
+from .create import check_body
 from .files import Text
 from .gates import at_version, no_nul, refuse, template_guard
+from .markdown import body_lines
 from .registry import outside_fences
 from .session import load, result, writing
 
@@ -61,9 +62,9 @@ def _body_opens_block(text: Text) -> bool:
 def _keeps_frontmatter(path: str, before: Text, after: Text) -> None:
     """Refuse an edit after which the frontmatter block differs (bytes, presence) or the body starts with `---`."""
     if _header(before) != _header(after) or (_body_opens_block(after) and not _body_opens_block(before)):
-        raise refuse("frontmatter", f"this edit would create or change the frontmatter of {path}; bank_edit "
-                     "changes body text only.", "Change metadata with bank_set_field, bank_set_list or "
-                     "bank_set_status, and keep `---` off the body's first line.")
+        raise refuse("frontmatter", f"this edit would create or change the frontmatter of {path}; an edit "
+                     "changes body text only.", "Change metadata with the field writers, and keep `---` off the "
+                     "body's first line.", see=("set_field", "set_list", "set_status"))
 
 
 def edit(bank: Bank, path: str, find: str, replace: str, section: str | None = None,
@@ -82,7 +83,7 @@ def edit(bank: Bank, path: str, find: str, replace: str, section: str | None = N
         at_version(doc, base_version)
         template_guard(doc)
         if not isinstance(find, str) or find == "":
-            raise refuse("find", "`find` is empty.", "Copy the exact text to replace from bank_read.")
+            raise refuse("find", "`find` is empty.", "Copy the exact text to replace from the document.", see="read")
         if not isinstance(replace, str):
             raise refuse("replace", "`replace` is missing.", "Pass the new text (may be empty to delete).")
         no_nul("replace", replace)
@@ -105,7 +106,7 @@ def edit(bank: Bank, path: str, find: str, replace: str, section: str | None = N
             count = region.count(needle)
         if count == 0:
             raise refuse("find", f'no match for "{find[:80]}" in {doc.path}{where}.',
-                         "Read the document first (bank_read) and copy the exact text, whitespace included.")
+                         "Read the document first and copy the exact text, whitespace included.", see="read")
         if count > 1:
             raise refuse("find", f'"{find[:80]}" occurs {count} times in {doc.path}{where}.',
                          "Add surrounding context to `find` so it matches once, or name a `section`.")

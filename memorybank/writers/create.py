@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import posixpath
-import re
 from typing import Any
 
 from ..bank import Bank
@@ -30,7 +29,8 @@ from .gates import (
     requires_edges,
     resolve_edges,
 )
-from .registry import escape_inline, nearest_index, register
+from .markdown import body_lines, heading, with_heading
+from .registry import nearest_index, register
 from .session import result, writing
 from .templates import find_template, instantiate, template_comments
 
@@ -38,28 +38,6 @@ GOVERNED = ("title", "doc_kind", "doc_function", "purpose", "derived_from", "can
             "anchors", "status", "template_for", "template_target_path")
 INBOX = "_inbox/"
 DISCARD_LOG = "_inbox/DISCARDED.md"
-_H1 = re.compile(r"^ {0,3}#[ \t]+\S")
-
-
-def body_lines(body: str) -> list[str]:
-    """A caller's markdown as lines: CRLF folded to LF, surrounding blank lines dropped."""
-    text = body.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
-    return text.split("\n") if text else []
-
-
-def heading(title: str) -> str:
-    """The `# ` line for a title, escaped so it never forms a link."""
-    return f"# {escape_inline(title)}"
-
-
-def with_heading(lines: list[str], title: str) -> list[str]:
-    """Make the first `# ` heading read the title (adding one at the top when there is none)."""
-    for index, line in enumerate(lines):
-        if _H1.match(line):
-            return lines[:index] + [heading(title)] + lines[index + 1:]
-        if line.strip():
-            break
-    return [heading(title), "", *lines] if lines else [heading(title)]
 
 
 def _flat(value: Any) -> str:

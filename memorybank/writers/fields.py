@@ -12,7 +12,6 @@ from ..limits import PURPOSE_MAX, TITLE_MAX, VALUE_MAX
 from ..parse import text_of
 from ..paths import resolve_from
 from ..rules import refuse_incomplete
-from .create import heading
 from .frontmatter import read_block, remove_key, set_scalar
 from .frontmatter import set_list as write_list
 from .gates import (
@@ -32,6 +31,7 @@ from .gates import (
     resolve_edge,
     template_guard,
 )
+from .markdown import heading
 from .registry import escape_inline, update_entries
 from .session import load, result, writing
 
@@ -55,7 +55,7 @@ def set_status(bank: Bank, path: str, status: str, release_canonical: bool = Fal
         template_guard(doc)
         if doc.in_inbox:
             raise refuse("status", f"{doc.path} is an inbox note; inbox notes have no lifecycle.",
-                         "Promote it (bank_promote) or discard it (bank_discard).")
+                         "Promote it or discard it.", see=("promote", "discard"))
         status = one_line("status", status)
         declared(bank, "status", status)
         previous = doc.status
@@ -68,11 +68,11 @@ def set_status(bank: Bank, path: str, status: str, release_canonical: bool = Fal
             if contract is not None and contract.requires_derived_from and not doc.derived_from \
                     and not bank.is_root(doc.path):
                 raise refuse("derived_from", f"{doc.path} has no derived_from, and the contract requires it for "
-                             f"active documents.", "Add upstreams first with bank_set_list (field derived_from).")
+                             f"active documents.", "Add upstreams to derived_from first.", see="set_list")
             broken = [e.raw for e in doc.derived_from if not e.external and e.target not in bank.docs]
             if broken:
                 raise refuse("derived_from", f"{doc.path} derives from {', '.join(broken)}, which does not exist.",
-                             "Fix or remove the edge with bank_set_list before activating.")
+                             "Fix or remove the edge before activating.", see="set_list")
             owned_elsewhere(bank, doc.canonical_for, mine=[doc.path])
             not_forbidden(doc.canonical_for, doc.must_not_define)
             if doc.is_knowledge and not doc.is_index:
@@ -109,12 +109,12 @@ def set_field(bank: Bank, path: str, field: str, value: Any, dry_run: bool = Fal
         template_guard(doc)
         field = frontmatter_key("field", one_line("field", field))
         if field == "status":
-            raise refuse("field", "status has its own gates.", "Use bank_set_status.")
+            raise refuse("field", "status has its own gates.", "Change it through its own writer.", see="set_status")
         if field in ("doc_kind", "doc_function"):
             raise refuse("field", f"{field} decides what the document is; it is not changed in place.",
                          "Create a new document of the right kind and move the content.")
         if field in LIST_FIELDS:
-            raise refuse("field", f"{field} is a list.", "Use bank_set_list to add or remove items.")
+            raise refuse("field", f"{field} is a list.", "Add or remove items through the list writer.", see="set_list")
         if field in ("template_for", "template_target_path"):
             raise refuse("field", f"{field} belongs to templates.", "Edit the template by hand.")
         if value is None or isinstance(value, (list, dict)):
@@ -126,7 +126,7 @@ def set_field(bank: Bank, path: str, field: str, value: Any, dry_run: bool = Fal
         current = doc.frontmatter.get(field)
         if isinstance(current, (list, dict)):
             raise refuse("field", f"`{field}` holds a list or mapping in {doc.path}, not a scalar.",
-                         "Edit it with bank_set_list or by hand.")
+                         "Edit it through the list writer or by hand.", see="set_list")
         previous = text_of(current)
         if previous == value and current is not None:
             return result(tx, dry_run, warnings, path=doc.path, field=field, value=value, previous=previous,
@@ -287,7 +287,7 @@ def review(bank: Bank, path: str, dry_run: bool = False, base_version: str | Non
         template_guard(doc)
         if doc.in_inbox:
             raise refuse("path", f"{doc.path} is an inbox note; it is not reviewed against code.",
-                         "Promote it (bank_promote) first.")
+                         "Promote it first.", see="promote")
         current = doc.frontmatter.get("reviewed")
         if isinstance(current, (list, dict)):
             raise refuse("reviewed", f"`reviewed` holds a list or mapping in {doc.path}, not a date.",

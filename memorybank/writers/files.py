@@ -89,9 +89,6 @@ class Text:
     def text(self) -> str:
         return "".join(self.lines)
 
-    def copy(self) -> Text:
-        return Text(list(self.lines), self.bom, self.newline)
-
     def content(self, index: int) -> str:
         line = self.lines[index]
         if line.endswith("\n"):
@@ -159,7 +156,7 @@ def bank_lock(root: Path) -> Iterator[None]:
                 _HELD[key] -= 1
             return
         if not root.is_dir():
-            raise BankError(f"No bank at {root}: the folder does not exist. Create one with --init NAME.")
+            raise BankError(f"No bank at {root}: the folder does not exist. Create one first.", see="init")
         fd = os.open(root / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)

@@ -59,7 +59,8 @@ def read_block(text: Text) -> dict[str, Any]:
         return _load(text.contents()[1:close])
     except _Unreadable as exc:
         raise BankError(f"Refused (frontmatter): the YAML header does not parse ({exc}). Fix it first: quote "
-                        f"values containing ': ' (bank_set_field rewrites one value with safe quoting).") from None
+                        f"values containing ': ' (setting a field rewrites one value with safe quoting).",
+                        see="set_field") from None
 
 
 def key_blocks(block: list[str]) -> dict[str, tuple[int, int]]:

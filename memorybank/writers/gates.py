@@ -17,10 +17,10 @@ from typing import Any
 from ..bank import SKIP_NAMES, Bank
 from ..drift import repo_path
 from ..errors import BankError
-from ..gitutil import bank_top
 from ..lang import Lexicon, lexicon_for
 from ..limits import KEY_MAX, LIST_MAX, VALUE_MAX
 from ..paths import PATH_MAX, resolve_from
+from ..project import bank_top
 from ..records import Doc
 
 LIST_FIELDS = ("derived_from", "canonical_for", "must_not_define", "anchors")
@@ -31,8 +31,9 @@ _BREAKS = {"\u0085": "U+0085 (NEXT LINE)", "\u2028": "U+2028 (LINE SEPARATOR)",
            "\u2029": "U+2029 (PARAGRAPH SEPARATOR)"}
 
 
-def refuse(gate: str, reason: str, fix: str) -> BankError:
-    return BankError(f"Refused ({gate}): {reason} {fix}")
+def refuse(gate: str, reason: str, fix: str, see: str | tuple[str, ...] = ()) -> BankError:
+    """A writer's refusal: the gate, the reason and the fix; `see` names the actions the fix points at."""
+    return BankError(f"Refused ({gate}): {reason} {fix}", see=see)
 
 
 def no_nul(name: str, text: str, gate: str | None = None) -> str:
@@ -99,8 +100,12 @@ def list_cap(name: str, count: int) -> None:
                      f"Keep a list to at most {LIST_MAX:,} items; split the document if it needs more.")
 
 
-def new_path(bank: Bank, raw: str) -> str:
-    """Gate for a new document's path: `.md`, inside the bank, visible to the index, nothing there yet."""
+def new_path(bank: Bank, raw: str, ignore: str | None = None) -> str:
+    """Gate for a new document's path: `.md`, inside the bank, visible to the index, nothing there yet.
+
+    `ignore` is the document being moved: on a case-insensitive file system its case-only rename
+    finds itself at the new path, which is not a collision.
+    """
     text = str(raw or "").strip()
     if not text.endswith(".md"):
         raise refuse("path", f"{raw!r} does not end in `.md`.", "Give a markdown file path such as `adr/ADR-002.md`.")
@@ -109,19 +114,33 @@ def new_path(bank: Bank, raw: str) -> str:
     if any(p.startswith(".") or p in SKIP_NAMES for p in parts):
         raise refuse("path", f"{path} has a hidden or skipped folder, so the bank would never see it.",
                      "Choose a path without `.`-names, node_modules, __pycache__ or dist.")
+    hidden = bank.ignored_folder(path)
+    if hidden is not None:  # the walk skips folders git ignores (a `lib/` or `build/` line in .gitignore)
+        raise refuse("path", f"git ignores the folder {hidden}, so the bank would never see {path} and git would "
+                     "never commit it.", "Choose another folder, or un-ignore it in .gitignore (`!<folder>/`).")
     if _UNSAFE_NAME.search(path):
         raise refuse("path", f"{path} has spaces, brackets, parentheses or `|`, which index links cannot carry.",
                      "Use hyphens instead, e.g. `adr/ADR-002-cache-policy.md`.")
     target = bank.root / path
-    if path in bank.docs or target.exists() or target.is_symlink():
+    if path in bank.docs or ((target.exists() or target.is_symlink()) and not _itself(bank, target, ignore)):
         raise refuse("path", f"something already exists at {path}.",
-                     "Pick another path, or change the existing document with bank_edit/bank_update_section.")
+                     "Pick another path, or change the existing document instead.", see=("edit", "update_section"))
     for i in range(1, len(parts)):
         prefix = bank.root.joinpath(*parts[:i])
         if prefix.exists() and not prefix.is_dir():
             raise refuse("path", f"{'/'.join(parts[:i])} is a file, not a folder.", "Choose another folder.")
-    check_name_collision(bank, path)
+    check_name_collision(bank, path, ignore=ignore)
     return path
+
+
+def _itself(bank: Bank, target: Path, ignore: str | None) -> bool:
+    """True when `target` is the file `ignore` names under another spelling (a case-insensitive file system)."""
+    if ignore is None or ignore == target.relative_to(bank.root).as_posix():
+        return False
+    try:
+        return os.path.samefile(target, bank.root / ignore)
+    except OSError:
+        return False
 
 
 def folded(name: str) -> str:
@@ -229,13 +248,13 @@ def resolve_edge(bank: Bank, doc_path: str, item: Any, warnings: list[str]) -> t
         else:
             raise refuse("derived_from", f"{raw} does not resolve to a document (looked for {target} relative to "
                          f"{doc_path}, and for {rooted or raw} from the bank root).",
-                         "Create the upstream document first, or fix the path (bank_route finds documents).")
+                         "Create the upstream document first, or fix the path (routing finds documents).", see="route")
     if target == doc_path:
         raise refuse("derived_from", f"{doc_path} cannot derive from itself.", "Name its upstream documents instead.")
     if target.startswith("_inbox/"):  # a note is promoted (moved) or discarded (deleted): the edge would break
         raise refuse("derived_from", f"{target} is an inbox note, and notes are quarantined: promoting or discarding "
                      f"it would leave the edge pointing nowhere.", "Promote the note first, then derive from its new "
-                     "path (bank_promote).")
+                     "path.", see="promote")
     if fit is not None and str(fit).strip():
         return {"path": stored, "fit": str(fit).strip()}, target
     return stored, target
@@ -274,7 +293,7 @@ def owned_elsewhere(bank: Bank, canonical: Sequence[str], mine: Iterable[str] = 
         others = [p for p in bank.owners.get(key, []) if p not in mine]
         if others:
             raise refuse("canonical_for", f'key "{key}" is already owned by {others[0]}. One fact, one home.',
-                         f"Derive from {others[0]} instead, or move the key there first with bank_set_list.")
+                         f"Derive from {others[0]} instead, or move the key there first.", see="set_list")
 
 
 def not_forbidden(canonical: Sequence[str], must_not: Sequence[str]) -> None:
@@ -355,14 +374,14 @@ def at_version(doc: Doc, given: str | None) -> None:
     want = str(given).strip()
     if want != doc.version:
         raise refuse("base_version", f"{doc.path} is now version {doc.version}, not {want}: it changed since that "
-                     "read; nothing was written.", f"Read it again (bank_read), redo the change on the new text and "
-                     f"pass base_version {doc.version}.")
+                     "read; nothing was written.", f"Read it again, redo the change on the new text and "
+                     f"pass base_version {doc.version}.", see="read")
 
 
 def template_guard(doc: Doc) -> None:
     if doc.is_template:
         raise refuse("template", f"{doc.path} is a template; templates are never edited through the writers.",
-                     "Edit the template file by hand, or create a document from it with bank_create.")
+                     "Edit the template file by hand, or create a document from it.", see="create")
 
 
 def _tokens(lexicon: Lexicon, text: str | None) -> frozenset[str]:

@@ -10,7 +10,7 @@ from ..bank import Bank
 from ..headings import scan_headings
 from ..limits import PURPOSE_MAX, TITLE_MAX
 from ..records import Doc
-from .create import DISCARD_LOG, GOVERNED, INBOX, heading
+from .create import DISCARD_LOG, GOVERNED, INBOX
 from .files import Text
 from .frontmatter import render_frontmatter
 from .gates import (
@@ -28,6 +28,7 @@ from .gates import (
     requires_edges,
     resolve_edges,
 )
+from .markdown import heading
 from .registry import escape_inline, register, rewrite_links
 from .session import load, result, writing
 from .templates import today
@@ -40,7 +41,7 @@ def _note(bank: Bank, path: str, action: str) -> Doc:
                      "Change documents outside the inbox with the other writers.")
     if note.path == DISCARD_LOG:
         raise refuse(action, f"{DISCARD_LOG} is the discard log, not a note.",
-                     "Pick a note from the memorybank://inbox resource (CLI --list-inbox).")
+                     "Pick a note from the inbox list.", see="inbox")
     return note
 
 

@@ -515,3 +515,44 @@ def rewrite_links(contents: list[str], start: int, old_path: str, new_path: str)
         pieces.append(line[last:])
         out[index] = "".join(pieces)
     return out
+
+
+def retarget_links(contents: list[str], start: int, file_path: str, old_path: str, new_path: str) -> list[str]:
+    """The lines of `file_path` with every relative link that resolves to `old_path` aimed at `new_path`.
+
+    Inline links, images and reference definitions outside fenced code; anchors are kept, and a
+    link's form (relative or `/`-rooted, `<…>`) is kept.
+    """
+    def aim(raw: str) -> str:
+        bare = _bare(raw)
+        if not bare or bare.startswith("#") or _SCHEME.match(bare):
+            return raw
+        path, _, anchor = bare.partition("#")
+        if resolve_from(file_path, path)[0] != old_path:
+            return raw
+        moved = "/" + new_path if path.startswith("/") else posixpath.relpath(new_path,
+                                                                              posixpath.dirname(file_path) or ".")
+        if anchor or "#" in bare:
+            moved += "#" + anchor
+        return f"<{moved}>" if raw.startswith("<") else moved
+
+    plain = outside_fences(contents, start)
+    out = list(contents)
+    for index in range(start, len(contents)):
+        line = contents[index]
+        if not plain[index]:
+            continue
+        ref = _REF_DEF.match(line)
+        if ref:
+            out[index] = ref.group("lead") + aim(ref.group("target")) + line[ref.end():]
+            continue
+        if "](" not in line:
+            continue
+        pieces, last = [], 0
+        for match in _LINK.finditer(line):
+            pieces.append(line[last:match.start("target")])
+            pieces.append(aim(match.group("target")))
+            last = match.end("target")
+        pieces.append(line[last:])
+        out[index] = "".join(pieces)
+    return out

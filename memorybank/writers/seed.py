@@ -84,7 +84,7 @@ def init(bank: Bank, name: str, force: bool = False, dry_run: bool = False) -> d
     warnings: list[str] = []
     name = one_line("name", name)
     if bank.root.exists() and not bank.root.is_dir():
-        raise refuse("init", f"{bank.root} is a file, not a folder.", "Point --root at a folder.")
+        raise refuse("init", f"{bank.root} is a file, not a folder.", "Give a folder as the bank's root.")
     bank.refresh()
     existing = [p for p in bank.paths if not p.startswith("_inbox/")]
     if existing and not force:
@@ -129,7 +129,7 @@ def materialize_flows(bank: Bank, force: bool = False, dry_run: bool = False) ->
     warnings: list[str] = []
     with writing(bank, dry_run) as tx:
         if not bank.docs:
-            raise refuse("materialize", f"no bank at {bank.root}.", "Create one first with --init NAME.")
+            raise refuse("materialize", f"no bank at {bank.root}.", "Create one first.", see="init")
         found = []
         for rel, full in _files(shipped("flows")):
             if not rel.endswith(".md"):
