@@ -19,6 +19,11 @@ Scoring, per SPEC §5:
   SPEC §5 scores coverage linearly, but issue 3 requires that one word of a compound key not
   outrank a direct title match, and linearly half of a two-word key (2.5) beats a title word (2).
   Squaring keeps a full key at 5 and makes partial keys fade fast (½ → 1.25, ⅔ → 2.2).
+- issue 14 (over SPEC §5's flat weights): a purpose, title or heading match is × the concept's
+  rarity (`RouteIndex.rarity`: BM25 idf over the routing fields ÷ the idf of a one-document word;
+  a concept takes its most common matched form's), so a word most documents' metadata shares stops
+  outranking body evidence. Keys are unweighted: the owner of a canonical key keeps its lead. The
+  rarity is ≤ 1, so the walk's integer bound below stays an upper bound.
 - × layer weight (bank.layer_weights) × status (active 1, draft 0.7, archived 0.2, other 0.9)
   × closed work (delivery_status done/cancelled 0.5) × why-intent (decision 4/3, knowledge 0.8).
 
@@ -33,6 +38,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
+import math
 from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass
@@ -131,6 +137,7 @@ class RouteIndex(DerivedIndex):
         self._longest = 0
         self._factors: dict[bool, list[float]] = {}
         self._factors_for = (-1, -1)
+        self._rarity: dict[str, float] = {}  # term -> idf ÷ the largest idf, cleared on any change
 
     def factors(self, intent: bool) -> list[float]:
         """Per document id: layer weight × status × closed work (× why-intent); 0 for removed ids.
@@ -152,6 +159,23 @@ class RouteIndex(DerivedIndex):
             self._factors[intent] = found
         return found
 
+    def rarity(self, term: str) -> float:
+        """How distinctive a routing word is in this bank: BM25 idf over the routing fields ÷ the idf
+        of a word held by one document (1.0 for a word one document has, → 0 as every document has it).
+
+        Document frequency counts documents holding the term in any routing field. Cached per term
+        until the index changes, so a warm route pays one dict lookup per matched term."""
+        found = self._rarity.get(term)
+        if found is None:
+            entry = self.postings.get(term)
+            live = len(self.ids)
+            if entry is None or live == 0:
+                return 1.0
+            holders = entry.purpose | entry.title | entry.key_ids | {slot >> SLOT_BITS for slot in entry.sections}
+            found = _idf(live, len(holders)) / _idf(live, 1)
+            self._rarity[term] = found
+        return found
+
     def _posting(self, term: str) -> Postings:
         found = self.postings.get(term)
         if found is None:
@@ -162,6 +186,7 @@ class RouteIndex(DerivedIndex):
     def _add(self, path: str, doc: Doc) -> bool:
         assert self.lexicon is not None
         fields = route_fields(self.lexicon, doc)
+        self._rarity.clear()
         ident = len(self.paths)
         self.ids[path] = ident
         self.paths.append(path)
@@ -187,6 +212,7 @@ class RouteIndex(DerivedIndex):
         if ident is None:
             return
         fields = self.fields.pop(ident)
+        self._rarity.clear()
         self.paths[ident] = None
         base = ident << SLOT_BITS
         touched: set[str] = set()
@@ -231,6 +257,10 @@ class RouteIndex(DerivedIndex):
         return found
 
 
+def _idf(documents: int, holders: int) -> float:
+    return math.log(1.0 + (documents - holders + 0.5) / (holders + 0.5))
+
+
 def _multiplier(bank_weights: dict[str, float], doc: Doc, intent: bool) -> float:
     factor = bank_weights.get(doc.layer, 1.0)
     factor *= STATUS_FACTOR.get(doc.status or "", OTHER_STATUS_FACTOR)
@@ -259,30 +289,36 @@ def _concept_matches(index: RouteIndex, concept: Concept) -> dict[str, float]:
 class _ConceptHits:
     """One concept's best score per document field: purpose/title by id, keys/headings by slot."""
 
-    __slots__ = ("purpose", "title", "keys", "keyed", "headings", "weighted", "top")
+    __slots__ = ("purpose", "title", "keys", "keyed", "headings", "weighted")
 
-    def __init__(self, postings: dict[str, Postings], matched: dict[str, float], weight: float = 1.0) -> None:
-        ordered = sorted(matched.items(), key=lambda item: item[1])  # weakest first: stronger overwrite
+    def __init__(self, index: RouteIndex, matched: dict[str, float], weight: float = 1.0) -> None:
+        postings = index.postings
+        # purpose, title and headings weigh a match by the word's rarity in the bank (a word every
+        # document's purpose shares says little); canonical keys are declared ownership: unweighted
+        # a concept is as common as its most common matched form (`threshold` and `порог` are one idea)
+        rarity = min(map(index.rarity, matched), default=1.0)
+        rare = {term: score * rarity for term, score in matched.items()}
         self.purpose: dict[int, float] = {}
         self.title: dict[int, float] = {}
         self.keys: dict[int, float] = {}
         self.headings: list[tuple[set[int], float]] = []  # strongest first
         keyed: set[int] = set()
-        for term, score in ordered:
+        for term, score in sorted(rare.items(), key=lambda item: item[1]):  # weakest first: stronger overwrite
             entry = postings[term]
             self.purpose.update(dict.fromkeys(entry.purpose, score))
             self.title.update(dict.fromkeys(entry.title, score))
+            if entry.sections:
+                self.headings.insert(0, (entry.sections, score))
+        for term, score in sorted(matched.items(), key=lambda item: item[1]):
+            entry = postings[term]
             # a key is matched part by part already (coverage²): an identifier's part counts whole there
             self.keys.update(dict.fromkeys(entry.keys, score / weight))
             keyed |= entry.key_ids
-            if entry.sections:
-                self.headings.insert(0, (entry.sections, score))
         # each document this concept reaches through purpose or title, repeated by the field's weight
         # (3, 2) so a C-level Counter yields a score bound in integers; keys are added once per question
         purpose, title = self.purpose.keys(), self.title.keys()
         self.weighted = chain(purpose, purpose, purpose, title, title)
         self.keyed = keyed
-        self.top = ordered[-1][1]
 
 
 
@@ -320,7 +356,7 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     intent = why_intent(question)
     factors = index.factors(intent)
     matched_per_concept = [_concept_matches(index, concept) for concept in concepts]
-    hits = [_ConceptHits(index.postings, matched, concept.weight)
+    hits = [_ConceptHits(index, matched, concept.weight)
             for concept, matched in zip(concepts, matched_per_concept) if matched]
     fields, docs, paths = index.fields, bank.docs, index.paths
     filtered = doc_kind is not None or layer is not None or status is not None

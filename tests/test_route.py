@@ -24,6 +24,13 @@ def score(bank, question, path, **kw):
     return next(r["score"] for r in route(bank, question, **kw)["results"] if r["path"] == path)
 
 
+def rarity(bank, word):
+    """The concept's weight on purpose, title and headings: how distinctive its words are in the bank."""
+    from memorybank.route import _concept_matches
+    index = RouteIndex.of(bank)
+    return min(map(index.rarity, _concept_matches(index, index.lexicon.concepts(word)[0])))
+
+
 @pytest.fixture(scope="module")
 def fixture_bank():
     bank = Bank(FIXTURE)
@@ -51,8 +58,9 @@ def test_compound_keys_single_word_does_not_outrank_a_direct_title_match(fixture
     assert ranked[0] == "engineering/rounding.md"
     assert ranked.index("engineering/rounding.md") < ranked.index("domain/billing.md")
     assert score(fixture_bank, "rounding", "domain/billing.md") == 1.875
-    assert score(fixture_bank, "rounding", "domain/invoices.md") == 6.375
-    assert score(fixture_bank, "rounding", "engineering/rounding.md") == 7.5  # (purpose 3 + title 2) × 1.5
+    r = rarity(fixture_bank, "rounding")  # purpose and title weigh × the word's rarity; keys do not
+    assert score(fixture_bank, "rounding", "domain/invoices.md") == round((1.25 + 3 * r) * 1.5, 3)
+    assert score(fixture_bank, "rounding", "engineering/rounding.md") == round((3 + 2) * r * 1.5, 3)
 
 
 def test_why_question_puts_the_adr_first(fixture_bank):
@@ -237,9 +245,11 @@ def test_field_weights_and_canonical_key_coverage(tmp_path):
     })
     assert score(bank, "filter thresholds", "owner.md") == 5.0
     assert score(bank, "filter", "owner.md") == 1.25  # half the key's words: 5 × (1/2)²
-    assert score(bank, "filter", "title.md") == 2.0
-    assert score(bank, "filter", "purpose.md") == 3.0
-    assert score(bank, "filter", "heading.md") == 1.0
+    r = rarity(bank, "filter")  # every document holds it
+    assert 0 < r < 1
+    assert score(bank, "filter", "title.md") == round(2.0 * r, 3)
+    assert score(bank, "filter", "purpose.md") == round(3.0 * r, 3)
+    assert score(bank, "filter", "heading.md") == pytest.approx(1.0 * r, abs=1e-3)
     assert route(bank, "filter")["results"][-1]["section"] == "Filter settings"
 
 
@@ -260,7 +270,8 @@ def test_translation_scores_nine_tenths_and_typed_form_wins_ties(tmp_path):
 def test_a_concept_scores_once_per_field_however_many_equivalents_match(tmp_path):
     bank = small_bank(tmp_path, {"many.md": doc("Other", "threshold порог 阈值 门限"),
                                  "one.md": doc("Other", "threshold")})
-    assert score(bank, "threshold", "many.md") == score(bank, "threshold", "one.md") == 3.0
+    expected = round(3.0 * rarity(bank, "threshold"), 3)
+    assert score(bank, "threshold", "many.md") == score(bank, "threshold", "one.md") == expected
 
 
 def test_status_and_closed_work_multipliers(tmp_path):
@@ -271,8 +282,9 @@ def test_status_and_closed_work_multipliers(tmp_path):
         "cancelled.md": doc("Ledger", "x", status="draft", delivery_status="cancelled"),
     })
     scores = {r["path"]: r["score"] for r in route(bank, "ledger", limit=25)["results"]}
-    assert scores == {"active.md": 2.0, "draft.md": 1.4, "archived.md": 0.4, "odd.md": 1.8, "done.md": 1.0,
-                      "cancelled.md": 0.7}
+    r = rarity(bank, "ledger")
+    assert scores == {p: round(2.0 * r * f, 3) for p, f in {"active.md": 1, "draft.md": 0.7, "archived.md": 0.2,
+                                                          "odd.md": 0.9, "done.md": 0.5, "cancelled.md": 0.35}.items()}
 
 
 def test_layer_weights_default_and_declared(tmp_path):
@@ -280,7 +292,7 @@ def test_layer_weights_default_and_declared(tmp_path):
              "adr/ledger.md": doc("Ledger", "x"), "dna/principles.md": doc("Principles", "Root.")}
     bank = small_bank(tmp_path, files)
     assert paths(bank, "ledger") == ["engineering/ledger.md", "adr/ledger.md", "features/ledger.md"]
-    assert score(bank, "ledger", "features/ledger.md") == 1.2
+    assert score(bank, "ledger", "features/ledger.md") == round(1.2 * rarity(bank, "ledger"), 3)
     table = "| directory | layer | weight |\n|---|---|---|\n| features | delivery | 2.0 |\n"
     (bank.root / "dna/layers.md").write_text(table)
     assert paths(bank, "ledger") == ["features/ledger.md", "engineering/ledger.md", "adr/ledger.md"]
@@ -291,8 +303,9 @@ def test_why_intent_boosts_decisions_and_damps_knowledge(tmp_path):
                                  "adr/queue.md": doc("Export queue", "x")})
     assert paths(bank, "export queue") == ["engineering/queue.md", "adr/queue.md"]
     assert paths(bank, "why an export queue") == ["adr/queue.md", "engineering/queue.md"]
-    assert score(bank, "why an export queue", "adr/queue.md") == round(4 * 1.2 * 4 / 3, 3)
-    assert score(bank, "why an export queue", "engineering/queue.md") == round(4 * 1.5 * 0.8, 3)
+    raw = 2 * (rarity(bank, "export") + rarity(bank, "queue"))  # title 2 × each word's rarity
+    assert score(bank, "why an export queue", "adr/queue.md") == round(raw * 1.2 * 4 / 3, 3)
+    assert score(bank, "why an export queue", "engineering/queue.md") == round(raw * 1.5 * 0.8, 3)
     assert paths(bank, "почему очередь экспорта")[0] == "adr/queue.md"
     assert paths(bank, "为什么用导出队列")[0] == "adr/queue.md"
 
@@ -394,12 +407,16 @@ def test_fast_ranking_equals_scoring_every_document(tmp_path):
         def field(terms):
             return sum(max((m.get(t, 0.0) for t, *_ in terms), default=0.0) for m in concepts)
 
+        def rare(terms):  # purpose, title, headings: × the concept's rarity in the bank (issue 14)
+            return sum(max((m.get(t, 0.0) for t, *_ in terms), default=0.0) * min(map(index.rarity, m), default=1.0)
+                       for m in concepts)
+
         rows = []
         for ident, fields in index.fields.items():
             docu = bank.docs[index.paths[ident]]
             key = max((min(1.0, field(terms) / len(terms)) ** 2 for _, terms in fields.keys), default=0.0)
-            heading = max((field(terms) for _, terms in fields.sections), default=0.0)
-            raw = 5 * key + 3 * field(fields.purpose) + 2 * field(fields.title) + heading
+            heading = max((rare(terms) for _, terms in fields.sections), default=0.0)
+            raw = 5 * key + 3 * rare(fields.purpose) + 2 * rare(fields.title) + heading
             score = round(raw * route_module._multiplier(bank.layer_weights, docu, why_intent(question)), 4)
             if score > 0:
                 rows.append((-score, docu.path))
