@@ -7,6 +7,7 @@ only when serving, because importing it costs ~0.4 s of cold start.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
@@ -211,6 +212,8 @@ def command(root: str | None, as_json: bool, **opts: Any) -> None:
         click.echo(dumps(result))
     elif text or action != "prime":  # a prime below the bar prints nothing at all
         click.echo(text)
+    from .cache import save
+    save(bank)
     sys.exit(code)
 
 
@@ -398,7 +401,31 @@ def for_cli(message: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: one-line usage errors (exit 2), refusals on stderr (exit 1)."""
+    """Entry point: one-line usage errors (exit 2), refusals on stderr (exit 1).
+
+    Run as the installed script (no `argv`), it ends with `os._exit` once the output is flushed: every
+    write is already on disk (atomic, fsynced), and the interpreter's teardown of a large index costs
+    more than the call itself on a big bank.
+    """
+    if argv is None:
+        try:
+            _main(argv)
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+            if exc.code is not None and not isinstance(exc.code, int):
+                print(exc.code, file=sys.stderr)
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            code = code or 1
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.flush()
+        os._exit(code)
+    _main(argv)
+
+
+def _main(argv: list[str] | None) -> None:
     try:
         command.main(args=argv, prog_name=PROG, standalone_mode=False)
     except Usage as exc:

@@ -148,3 +148,12 @@ def installed_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
     scripts = str(Path(sys.executable).parent)
     if scripts not in os.environ.get("PATH", "").split(os.pathsep):
         monkeypatch.setenv("PATH", scripts + os.pathsep + os.environ.get("PATH", ""))
+
+
+@pytest.fixture(autouse=True)
+def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own parse-cache folder, so no test reads or writes the user's cache."""
+    folder = tmp_path_factory.mktemp("mbcache")
+    monkeypatch.setenv("MEMORYBANK_CACHE_DIR", str(folder))
+    monkeypatch.delenv("MEMORYBANK_CACHE", raising=False)
+    return folder
