@@ -62,12 +62,17 @@ def cold_process(args: list[str], runs: int = 5, env: dict[str, str] | None = No
 
 
 def peak_rss_mb(args: list[str], env: dict[str, str] | None = None) -> float:
-    """Peak resident memory (MB) of one whole CLI process (`wait4`'s ru_maxrss)."""
-    proc = subprocess.Popen([cli(), *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={**os.environ, **(env or {})})
-    _, _, usage = os.wait4(proc.pid, 0)
-    proc.returncode = 0
-    return usage.ru_maxrss / 1024
+    """Peak resident memory (MB) of one whole CLI process.
+
+    Run from a small launcher: a child's high-water mark starts at its parent's resident size when it
+    forks, so measured straight from this (large) process every figure would read as our own.
+    """
+    launcher = ("import resource, subprocess, sys\n"
+                "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+                "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    proc = subprocess.run([sys.executable, "-c", launcher, cli(), *args], capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, check=True)
+    return int(proc.stdout.split()[-1]) / 1024
 
 
 class Context:
