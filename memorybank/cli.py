@@ -22,9 +22,9 @@ from .errors import BankError, clip
 PROG = "mcp-memorybank"
 ACTIONS = ("stats", "route", "search", "prime", "read", "validate", "surface", "install_hook", "adoption", "create",
            "promote", "discard", "list_inbox", "init", "materialize_flows", "graph", "drift", "changed", "deliver",
-           "guard", "review")
+           "guard", "review", "adopt", "import", "install", "uninstall")
 WRITERS = ("create", "promote", "discard", "init", "materialize_flows", "review")
-NEEDS_NO_BANK = ("install_hook", "init")  # wiring may come before `bank_init` creates the bank
+NEEDS_NO_BANK = ("install_hook", "init", "install", "uninstall")  # wiring may come before `bank_init` creates the bank
 
 
 SERVE = "serve"  # the pseudo-action when no action flag is given
@@ -37,12 +37,14 @@ OPTION_ACTIONS: dict[str, tuple[str, ...]] = {
     "section": ("read",), "line_range": ("read",), "max_bytes": ("read",),
     "scope": ("validate", "drift"), "rule": ("validate",), "severity": ("validate",), "summary": ("validate",),
     "off_paths": (SERVE, "surface"), "tool_groups": (SERVE, "surface"),
-    "project": ("install_hook", "adoption", "deliver"), "no_claude_md": ("install_hook",),
+    "project": ("install_hook", "adoption", "deliver", "import", "install", "uninstall"),
+    "no_claude_md": ("install_hook", "install"), "agents": ("install",), "write": ("adopt",), "name": ("adopt",),
     "title": _NEW, "purpose": _NEW, "derived": _NEW, "canonical": _NEW,
     "anchors": ("create",), "extra": ("create",), "body_file": ("create",), "inbox": ("create",),
     "to_path": ("promote",), "reason": ("discard",), "base_version": ("promote", "discard"),
-    "force": ("init", "materialize_flows", "deliver"),
-    "dry_run": ("create", "promote", "discard", "init", "materialize_flows", "install_hook", "deliver", "review"),
+    "force": ("init", "materialize_flows", "deliver", "uninstall"),
+    "dry_run": ("create", "promote", "discard", "init", "materialize_flows", "install_hook", "deliver", "review",
+                "import", "install", "uninstall"),
     "direction": ("graph",), "depth": ("graph",), "graph_format": ("graph",),
     "threshold_days": ("drift", "deliver"), "changed_since": ("drift",),
     "targets": ("deliver",), "check": ("deliver", "drift"), "staged": ("guard",), "changed_lines": ("guard",),
@@ -160,8 +162,8 @@ def _style(enabled: bool) -> Callable[..., str]:
 @click.option("--changed", "a_changed", metavar="REF|DATE", help="Documents changed since a git ref or ISO date.")
 @click.option("--deliver", "a_deliver", is_flag=True,
               help="Compile rules and recipes into IDE files (§14); --check exits 1 when any is stale.")
-@click.option("--targets", metavar="LIST", help="With --deliver: cursor,agents,claude,copilot,skill,mirror "
-              "(default cursor,agents,copilot).")
+@click.option("--targets", metavar="LIST", help="With --deliver: cursor,agents,claude,copilot,skill,mirror,gemini,"
+              "cline,windsurf,roo,kiro,junie (default cursor,agents,copilot).")
 @click.option("--check", is_flag=True, help="With --deliver: write nothing; exit 1 when a file is out of date. "
               "With --drift: exit 1 when a document drifted or lost an anchor.")
 @click.option("--guard", "a_guard", is_flag=True,
@@ -170,6 +172,17 @@ def _style(enabled: bool) -> Callable[..., str]:
 @click.option("--changed-lines", is_flag=True, help="With --guard: only added or changed lines (legacy code).")
 @click.option("--review", "a_review", metavar="PATH",
               help="Stamp `reviewed: today` on a document checked against its code (clears its drift).")
+@click.option("--adopt", "a_adopt", is_flag=True,
+              help="Give a folder of plain markdown governed frontmatter, dna/ and indexes (dry run; --write applies).")
+@click.option("--write", is_flag=True, help="With --adopt: apply the changes (the default only shows them).")
+@click.option("--name", help="With --adopt: the project name in the added dna/ (default: the project folder's).")
+@click.option("--import", "a_import", is_flag=True,
+              help="File the project's agent instructions (CLAUDE.md, .cursor/rules, …) as _inbox/ notes.")
+@click.option("--install", "a_install", is_flag=True,
+              help="Wire the bank into agents' project configs (--agents; default claude = --install-hook).")
+@click.option("--agents", metavar="LIST", help="With --install: claude,cursor,vscode,gemini,codex,windsurf.")
+@click.option("--uninstall", "a_uninstall", is_flag=True,
+              help="Remove what --install and --deliver added to the project, keeping every user byte.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as compact JSON (the tool's dict).")
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
 @click.version_option(__version__, prog_name=PROG)
@@ -292,6 +305,24 @@ def _run(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., str]
                          check=opts["check"], force=opts["force"], threshold_days=opts["threshold_days"])
         code = 1 if ((result["stale"] or result["newly_withheld"]) if opts["check"] else result["refused"]) else 0
         return result, render.deliver(result, style), code
+    if action == "adopt":
+        from .adopt import adopt
+        result = adopt(bank, name=opts["name"], write=opts["write"])
+        return result, render.adopt(result, style), 0
+    if action == "import":
+        from .importer import import_instructions
+        result = import_instructions(bank, project=opts["project"], dry_run=opts["dry_run"])
+        return result, render.imported(result, style), 0
+    if action == "install":
+        from .install import install
+        result = install(bank.root, project=opts["project"], agents=opts["agents"], dry_run=opts["dry_run"],
+                         claude_md=not opts["no_claude_md"])
+        return result, render.install(result, style), 0
+    if action == "uninstall":
+        from .uninstall import uninstall
+        result = uninstall(bank.root, project=opts["project"], force=opts["force"], dry_run=opts["dry_run"])
+        code = 1 if any(f["action"] == "refused" for f in result["files"]) else 0
+        return result, render.uninstall(result, style), code
     if action == "guard":
         from .guard import guard
         files = [os.path.abspath(f) for f in opts["files"]]  # FILES are relative to the caller's folder
@@ -344,6 +375,7 @@ def _write(action: str, bank: Any, opts: dict[str, Any], style: Callable[..., st
                                  base_version=opts["base_version"])
     elif action == "init":
         result = writers.init(bank, name=opts["a_init"], force=opts["force"], dry_run=dry)
+        return result, render.written(result, style) + ("" if dry else "\n" + render.init_next(result)), 0
     elif action == "materialize_flows":
         result = writers.materialize_flows(bank, force=opts["force"], dry_run=dry)
     elif action == "review":

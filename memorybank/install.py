@@ -366,8 +366,14 @@ def install_hook(root: str | os.PathLike[str], project: str | os.PathLike[str] |
     """Wire a bank into Claude Code for its project; returns what changed (or would change).
 
     Result: `{project, bank, dry_run, files: [{path, action: created|updated|unchanged, changes, note}],
-    warnings}`. `bank` is the `--root` value written to `.mcp.json`.
+    warnings}`. `bank` is the `--root` value written to `.mcp.json`. Same as `install(agents="claude")`.
     """
+    done = install(root, project=project, agents=("claude",), dry_run=dry_run, claude_md=claude_md)
+    return {key: done[key] for key in ("project", "bank", "dry_run", "files", "warnings")}
+
+
+def wiring_place(root: str | os.PathLike[str], project: str | os.PathLike[str] | None) -> tuple[Path, Path, str]:
+    """`(bank, project, root_arg)`: the resolved bank and project, and the `--root` value configs carry."""
     bank = Path(os.path.realpath(root))
     if project is not None:
         proj = Path(os.path.realpath(project))
@@ -377,18 +383,48 @@ def install_hook(root: str | os.PathLike[str], project: str | os.PathLike[str] |
         proj = Path(os.path.realpath(project_dir(bank)))
     rel = bank_relpath(bank, proj)
     root_arg = rel if rel == "." or rel.startswith("..") or os.path.isabs(rel) else "./" + rel.removeprefix("./")
-    found_alone = bank.name == "memory_bank" and bank.parent == proj  # the hook looks upward from its cwd
+    return bank, proj, root_arg
+
+
+def claude_hook_root(bank: Path, project: Path, root_arg: str) -> str | None:
+    """The `--root` the hooks get: none when the hook finds the bank alone (`memory_bank/` at the project top)."""
+    return None if bank.name == "memory_bank" and bank.parent == project else root_arg
+
+
+def install(root: str | os.PathLike[str], project: str | os.PathLike[str] | None = None,
+            agents: str | list[str] | tuple[str, ...] | None = None, dry_run: bool = False,
+            claude_md: bool = True) -> dict[str, Any]:
+    """Wire a bank into each agent's project config (default: claude, i.e. `install_hook`); all-or-nothing.
+
+    claude: `.mcp.json`, the three hooks and the CLAUDE.md block; cursor/vscode/gemini: their
+    project MCP file (`clients.CLIENTS`); codex/windsurf (user-level configs): a `snippets` entry to
+    paste, no file touched. Result: `{project, bank, agents, dry_run, files, snippets, warnings}`.
+    """
+    from .clients import CLIENTS, parse_agents, snippet
+
+    chosen = parse_agents(agents)
+    bank, proj, root_arg = wiring_place(root, project)
+    rel = bank_relpath(bank, proj)
     warnings: list[str] = []
-    for place in (".mcp.json", ".claude/settings.json", *(("CLAUDE.md", ".claude/CLAUDE.md") if claude_md else ())):
+    places: list[str] = []
+    if "claude" in chosen:
+        places += [".mcp.json", ".claude/settings.json", *(("CLAUDE.md", ".claude/CLAUDE.md") if claude_md else ())]
+    places += [CLIENTS[a].file for a in chosen if a in CLIENTS and a != "claude"]
+    for place in places:
         _check_place(proj, place, bank)
-    command = server_command(warnings)
-    if git_toplevel(proj) is None:
+    command = server_command(warnings) if any(a in CLIENTS for a in chosen) else SERVER_COMMAND
+    if "claude" in chosen and git_toplevel(proj) is None:
         warnings.append(f"{proj} is not a git repository: the Stop hook asks only when git sees changed files, so "
                         "it will never fire here. Run `git init` (and commit) in the project.")
-    makers = [lambda: _plan_mcp(proj, bank, root_arg, warnings, command),
-              lambda: _plan_settings(proj, None if found_alone else root_arg, bank)]
-    if claude_md:
-        makers.append(lambda: _plan_claude_md(proj, rel.removeprefix("./")))
+    makers = []
+    if "claude" in chosen:
+        makers += [lambda: _plan_mcp(proj, bank, root_arg, warnings, command),
+                   lambda: _plan_settings(proj, claude_hook_root(bank, proj, root_arg), bank)]
+        if claude_md:
+            makers.append(lambda: _plan_claude_md(proj, rel.removeprefix("./")))
+    for agent in chosen:
+        if agent in CLIENTS and agent != "claude":
+            makers.append(lambda agent=agent: _plan_client(proj, bank, agent, root_arg, warnings, command))
     plans, problems = [], []
     for make in makers:  # every file is checked, so one run reports every file that needs fixing
         try:
@@ -406,9 +442,53 @@ def install_hook(root: str | os.PathLike[str], project: str | os.PathLike[str] |
         except ReplaceFailed as exc:
             rel_of = {os.path.realpath(plan.path): plan.rel for plan in plans}
             name = rel_of.get(str(exc.path), str(exc.path))
-            raise BankError(f"Refusing to finish --install-hook: cannot write {name} ({exc.reason}). Fix its "
+            raise BankError(f"Refusing to finish install: cannot write {name} ({exc.reason}). Fix its "
                             "permissions, then re-run; nothing was written.") from None
     files = [{"path": plan.rel,
               "action": "unchanged" if plan.new_text is None else ("updated" if plan.exists else "created"),
               "changes": plan.changes, "note": plan.note} for plan in plans]
-    return {"project": str(proj), "bank": root_arg, "dry_run": dry_run, "files": files, "warnings": warnings}
+    snippets = [snippet(agent, bank) for agent in chosen if agent not in CLIENTS]
+    return {"project": str(proj), "bank": root_arg, "agents": list(chosen), "dry_run": dry_run, "files": files,
+            "snippets": snippets, "warnings": warnings}
+
+
+def serves_bank(entry: Any, project: Path, bank: Path) -> bool:
+    """Whether a server entry in any client's config runs mcp-memorybank on this bank (`${workspaceFolder}` set)."""
+    from .clients import expand
+
+    if not isinstance(entry, dict):
+        return False
+    args = entry.get("args")
+    if isinstance(args, list):
+        entry = {**entry, "args": [expand(a, project) if isinstance(a, str) else a for a in args]}
+    return _serves_bank(entry, project, bank)
+
+
+def _plan_client(project: Path, bank: Path, agent: str, root_arg: str, warnings: list[str],
+                 command: str = SERVER_COMMAND) -> _Plan:
+    """One editor's project MCP file: our server entry added beside the others (see `clients`)."""
+    from .clients import CLIENTS
+
+    client = CLIENTS[agent]
+    path = project / client.file
+    plan = _Plan(client.file, path, path.exists())
+    doc = _JsonFile(_read_text(path, plan.rel), plan.rel)
+    key = client.servers_key
+    servers = doc.get((key,), dict) or {}
+    present = [name for name, entry in servers.items() if serves_bank(entry, project, bank)]
+    if present:
+        plan.note = f"{key}.{present[0]} already serves this bank"
+        return plan
+    if SERVER_NAME in servers:
+        warnings.append(f"{client.file}: {key}.{SERVER_NAME} exists with other settings "
+                        f"({_compact(servers[SERVER_NAME])}); kept as it is. Delete it and re-run to replace it.")
+        plan.note = f"{key}.{SERVER_NAME} kept (differs)"
+        return plan
+    entry = client.entry(root_arg, command)
+    if key in doc.data:
+        doc.insert((key,), entry, SERVER_NAME)
+    else:
+        doc.insert((), {SERVER_NAME: entry}, key)
+    plan.changes.append(f"+ {key}.{SERVER_NAME} = {_compact(entry)}")
+    plan.new_text = doc.dumps()
+    return plan

@@ -103,3 +103,58 @@ def insert(text: str, path: Path, value: Any, key: str | None = None) -> str:
     else:
         item = ", " + head + _render(value, None, "", newline)
     return text[:last] + item + text[last:]
+
+
+def _members(text: str, i: int, path: Path, want: Path, out: list[tuple[int, int]]) -> int:
+    """Like `_value`, but collects `(start, end)` of each direct member of the container at `want`.
+
+    An object member starts at its key; an array item at its value.
+    """
+    i = _skip(text, i)
+    opener = text[i]
+    if opener in "{[":
+        closer, index = "}" if opener == "{" else "]", 0
+        i = _skip(text, i + 1)
+        while text[i] != closer:
+            start = i
+            if opener == "{":
+                key, i = scanstring(text, _skip(text, i) + 1)
+                i = _skip(text, i) + 1
+                i = _members(text, i, (*path, key), want, out)
+            else:
+                i = _members(text, i, (*path, index), want, out)
+                index += 1
+            if path == want:
+                out.append((start, i))
+            i = _skip(text, i)
+            if text[i] == ",":
+                i = _skip(text, i + 1)
+        return i + 1
+    if opener == '"':
+        return scanstring(text, i + 1)[1]
+    found = _SCALAR.match(text, i)
+    if not found:
+        raise ValueError(f"unexpected {text[i]!r} at offset {i}")
+    return found.end()
+
+
+def remove(text: str, path: Path, member: str | int) -> str:
+    """Remove member `member` (a key, or an array index) of the container at `path`, undoing `insert`.
+
+    The last member goes with the separator before it (exactly what `insert` added); another one
+    with the separator after it; an only member leaves the container empty (`{}` / `[]`). Raises
+    KeyError when `path` is not a container or the member is absent.
+    """
+    start, end = container_spans(text)[path]
+    spans: list[tuple[int, int]] = []
+    _members(text, 0, (), path, spans)
+    value = json.loads(text[start:end])
+    keys = list(value) if isinstance(value, dict) else list(range(len(value)))
+    if member not in keys:
+        raise KeyError(member)
+    at = keys.index(member)
+    if len(spans) == 1:
+        return text[:start + 1] + text[end - 1:]
+    if at == len(spans) - 1:
+        return text[:spans[at - 1][1]] + text[spans[at][1]:]
+    return text[:spans[at][0]] + text[spans[at + 1][0]:]

@@ -28,3 +28,7 @@ REQUEST_MAX = 8 << 20  # bytes of one JSON-RPC request line at the MCP server
 GUARD_FILES_MAX = 10_000  # files one guard call checks
 GUARD_FILE_BYTES_MAX = 2 * 1024 * 1024  # bytes of one file guard reads; larger files are skipped and named
 GUARD_VIOLATIONS_MAX = 1_000  # violations one guard result lists; the rest are counted
+
+# -- what import reads ---------------------------------------------------------------------------
+IMPORT_FILES_MAX = 200  # files import reads from one rule folder (.cursor/rules, .clinerules, …)
+IMPORT_NOTES_MAX = 500  # notes one import run files; the rest are skipped, named, for the next run

@@ -262,3 +262,66 @@ def guard(result: dict[str, Any], style: Style = plain) -> str:
     lines.append(f"{verdict}: {count(result['files_checked'], 'file')} checked against "
                  f"{count(len(result['rules_used']), 'rule')}; {count(errors, 'error')}, {count(warnings, 'warning')}")
     return "\n".join(lines)
+
+
+def adopt(result: dict[str, Any], style: Style = plain) -> str:
+    """Each document with its kind, layer and the keys adopt adds; then the files and the next step."""
+    lines = [style("dry run, nothing written (add --write to apply)" if result["dry_run"] else "adopted",
+                   bold=True)]
+    lines += table([[a["path"], a["doc_kind"], a["layer"], "+" + ",".join(a["added"]) if a["added"] else "kept"]
+                    for a in result["adopted"]])
+    if result["contract"]:
+        lines.append(f"contract: {count(len(result['contract']), 'dna/ document')} from the starter")
+    if result["indexes"]:
+        lines.append("new indexes: " + ", ".join(result["indexes"]))
+    lines += [style(f"warning: {w}", fg="yellow") for w in result["warnings"]]
+    return "\n".join(lines)
+
+
+def imported(result: dict[str, Any], style: Style = plain) -> str:
+    """Notes filed (or that would be) with their source lines; what was skipped and why."""
+    head = "dry run, nothing written" if result["dry_run"] else "filed"
+    lines = [style(f"{head}: {count(len(result['filed']), 'note')} from {count(len(result['sources']), 'file')}",
+                   bold=True)]
+    lines += table([[f["path"], f"{f['source']}:{f['lines']}"] for f in result["filed"]])
+    lines += [f"skipped {s['source']}:{s['lines']} ({s['reason']})" for s in result["skipped"]]
+    lines += [style(f"warning: {w}", fg="yellow") for w in result["warnings"]]
+    if result["filed"] and not result["dry_run"]:
+        lines.append("next: review them with --list-inbox, then --promote or --discard each")
+    return "\n".join(lines)
+
+
+def install(result: dict[str, Any], style: Style = plain) -> str:
+    """install_hook's file blocks, then each user-level snippet to paste."""
+    lines = [install_hook(result, style)]
+    for item in result.get("snippets", []):
+        lines += ["", style(f"{item['agent']}: add to {item['file']} (not edited by memorybank):", bold=True),
+                  item["text"].rstrip("\n")]
+    return "\n".join(lines)
+
+
+def uninstall(result: dict[str, Any], style: Style = plain) -> str:
+    """What was (or would be) taken out, file by file."""
+    lines = [style(f"project {result['project']} (bank {result['bank']})", bold=True)]
+    lines += table([[f["action"] if not result["dry_run"] or f["action"] == "refused" else "would be " + f["action"],
+                     f["path"]] + ([f["reason"]] if f.get("reason") else []) for f in result["files"]])
+    if not result["files"]:
+        lines.append("nothing of memorybank's found")
+    lines += [f"removed empty folder {f}" for f in result["folders"]]
+    lines += [style(f"note: {n}", fg="yellow") for n in result["notes"]]
+    if result["dry_run"]:
+        lines.append("dry run: nothing written")
+    return "\n".join(lines)
+
+
+def init_next(result: dict[str, Any]) -> str:
+    """The steps after `--init`: fill the bank, wire the agents, deliver the rules."""
+    root = result.get("root", "memory_bank")
+    return "\n".join([
+        "next steps:",
+        f"  1. write what the project knows into {root} (start with product/context.md), or bring it in:",
+        f"     mcp-memorybank --root {root} --import         # CLAUDE.md, .cursor/rules, … as _inbox/ notes",
+        f"  2. wire your agents:  mcp-memorybank --root {root} --install --agents claude,cursor,vscode,gemini",
+        f"  3. deliver the rules: mcp-memorybank --root {root} --deliver --targets cursor,agents,claude,copilot",
+        f"  4. check it:          mcp-memorybank --root {root} --validate",
+    ])

@@ -40,3 +40,17 @@ def usage_paragraph(bank_path: str = "memory_bank", long: bool = True) -> str:
         "",
         "Never promote or discard `_inbox/` notes unless the user asks you to.",
     ])
+
+
+def files_paragraph(bank_path: str = "memory_bank") -> str:
+    """The same guidance for an agent the memorybank server is not wired into: read the files, name no tools."""
+    return "\n".join([
+        f"## Project memory bank (`{bank_path}/`)",
+        "",
+        f"Project knowledge — decisions, domain rules, conventions — lives in `{bank_path}/` as markdown. Before "
+        f"changing code or answering why the project works the way it does, open `{bank_path}/README.md` (the "
+        "index), follow its links to the documents on your question, and read the `## ` sections they name. Each "
+        "document's `purpose` line says when to read it.",
+        "",
+        "Never promote or discard `_inbox/` notes unless the user asks you to.",
+    ])

@@ -34,11 +34,12 @@ from typing import Any
 from ..bank import Bank
 from ..errors import BankError
 from ..project import bank_relpath, git_toplevel, project_dir
-from .channels import OWNED_PATTERNS, Output, render_all
+from .channels import FOLDERS, OWNED_PATTERNS, Output, render_all
 from .files import Action, apply, plan_block, plan_owned, plan_remove
 from .sources import select
 
-TARGETS = ("cursor", "agents", "claude", "copilot", "skill", "mirror")
+TARGETS = ("cursor", "agents", "claude", "copilot", "skill", "mirror", "gemini", "cline", "windsurf", "roo", "kiro",
+           "junie")
 DEFAULT_TARGETS = ("cursor", "agents", "copilot")
 
 
@@ -82,7 +83,7 @@ def deliver(bank: Bank, project: str | os.PathLike[str] | None = None, targets: 
     bank_rel = bank_relpath(bank.root, proj)
     anchor_base = Path(os.path.realpath(top)) if top is not None else proj
     selection = select(bank, proj, anchor_base, threshold_days)
-    outputs = render_all(selection, chosen, bank_rel)
+    outputs = render_all(selection, chosen, bank_rel, wired_targets(bank, proj))
 
     entries: list[tuple[Output | None, Action]] = []
     planned: set[str] = set()
@@ -165,7 +166,40 @@ def _entry(out: Output | None, action: Action) -> dict:
     return entry
 
 
+# Target → the project MCP config whose server entry gives that agent the bank_* tools (see `clients`).
+# AGENTS.md is read by several agents: it names the tools when any of them is wired. Cline, Windsurf
+# and Junie keep MCP servers in per-user settings only, so their text never assumes the tools.
+_WIRED_BY = {"claude": (".mcp.json", "mcpServers"), "cursor": (".cursor/mcp.json", "mcpServers"),
+             "copilot": (".vscode/mcp.json", "servers"), "gemini": (".gemini/settings.json", "mcpServers"),
+             "roo": (".roo/mcp.json", "mcpServers"), "kiro": (".kiro/settings/mcp.json", "mcpServers"),
+             "skill": (".mcp.json", "mcpServers")}
+
+
+def wired_targets(bank: Bank, project: Path) -> set[str]:
+    """Targets whose agent has a project MCP config with a server running mcp-memorybank on this bank."""
+    import json
+
+    from ..install import serves_bank
+
+    real = Path(os.path.realpath(bank.root))
+    wired = set()
+    for target, (rel, key) in _WIRED_BY.items():
+        try:
+            data = json.loads((project / rel).read_text(encoding="utf-8-sig"))
+        except (OSError, ValueError):
+            continue
+        servers = data.get(key) if isinstance(data, dict) else None
+        if isinstance(servers, dict) and any(serves_bank(e, project, real) for e in servers.values()):
+            wired.add(target)
+    if wired - {"skill"}:
+        wired.add("agents")
+    return wired
+
+
 def _channel_of(rel: str) -> tuple[str, str]:
+    for target, folder in FOLDERS.items():
+        if rel.startswith(folder + "/"):
+            return ("C" if rel.endswith("memorybank-rules.md") else "B"), target
     if rel.startswith(".cursor/"):
         return ("A" if rel.endswith("memorybank-rules.mdc") else "B"), "cursor"
     if rel.startswith(".github/"):

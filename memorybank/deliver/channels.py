@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from ..lang import estimate_tokens
 from ..parse import load_yaml
-from ..usage import usage_paragraph
+from ..usage import files_paragraph, usage_paragraph
 from .files import block_text, stamp
 from .sources import Selection, Source, dont_clause, sentence
 
@@ -34,7 +34,8 @@ RULES_FILE = ".cursor/rules/memorybank-rules.mdc"
 CURSOR_TOPIC = ".cursor/rules/memorybank-{}.mdc"
 COPILOT_TOPIC = ".github/instructions/memorybank-{}.instructions.md"
 SKILL_FILE = ".claude/skills/memorybank/SKILL.md"
-SHARED = {"agents": "AGENTS.md", "claude": "CLAUDE.md", "copilot": ".github/copilot-instructions.md"}
+SHARED = {"agents": "AGENTS.md", "claude": "CLAUDE.md", "copilot": ".github/copilot-instructions.md",
+          "gemini": "GEMINI.md", "junie": ".junie/guidelines.md"}
 MIRRORS = (".trae/rules", ".qoder/rules")
 
 A_BUDGET, A_RULES = 800, 15
@@ -48,6 +49,11 @@ OWNED_PATTERNS = {
     "copilot": ((".github/instructions", "memorybank-", ".instructions.md"),),
     "mirror": tuple((folder, "memorybank-", ".md") for folder in MIRRORS),
 }
+
+# Targets whose agents load every file of one folder: an always-on file (channel C's text) plus,
+# where the agent can scope a file to paths, one topic file per recipe topic (see `folder_outputs`).
+FOLDERS = {"cline": ".clinerules", "windsurf": ".windsurf/rules", "roo": ".roo/rules", "kiro": ".kiro/steering"}
+OWNED_PATTERNS.update({target: ((folder, "memorybank-", ".md"),) for target, folder in FOLDERS.items()})
 
 
 @dataclass
@@ -131,14 +137,15 @@ def _unfit_drops(items: Sequence[Source], unfit: dict[str, str]) -> list[dict[st
     return [{"path": s.path, "reason": unfit[s.path]} for s in items if s.path in unfit]
 
 
-def channel_a(selection: Selection, bank_rel: str) -> Output:
-    """Always-on rules: one line per rule, top-ranked first."""
+def channel_a(selection: Selection, bank_rel: str, wired: bool = True) -> Output:
+    """Always-on rules: one line per rule, top-ranked first; `bank_route` is named only when Cursor is wired."""
     fit = [r for r in selection.rules if r.path not in selection.unfit]
+    reasons = "`bank_route` finds the reasons" if wired else "its documents give the reasons"
 
     def render(rules: Sequence[Source]) -> str:
         lines = ["---", "description: " + yaml_value("Project rules from the memory bank; always apply"),
                  "alwaysApply: true", "---", "", "# Project rules", "",
-                 f"Compiled from the project's memory bank (`{bank_rel}/`); `bank_route` finds the reasons.", ""]
+                 f"Compiled from the project's memory bank (`{bank_rel}/`); {reasons}.", ""]
         lines += [rule_line(r) for r in rules]
         return stamp("\n".join(lines) + "\n")
 
@@ -200,11 +207,15 @@ def topic_file(slug: str, recipes: list[Source], bank_rel: str, copilot: bool) -
                   B_BUDGET, [r.path for r in recipes[:count]], _budget_drops(recipes, count))
 
 
-def block_inner(selection: Selection, bank_rel: str) -> tuple[str, int, list[str], list[dict[str, str]]]:
-    """Channel C's block: usage paragraph, rule lines, recipe triggers. Returns (inner, tokens, kept, dropped)."""
+def block_inner(selection: Selection, bank_rel: str,
+                wired: bool = True) -> tuple[str, int, list[str], list[dict[str, str]]]:
+    """Channel C's block: usage paragraph, rule lines, recipe triggers. Returns (inner, tokens, kept, dropped).
+
+    `wired=False` (the agent has no memorybank server) swaps the tools paragraph for `files_paragraph`.
+    """
     rules = [r for r in selection.rules if r.path not in selection.unfit]
     recipes = [r for r in selection.recipes if r.path not in selection.unfit]
-    usage = usage_paragraph(bank_rel, long=True)
+    usage = usage_paragraph(bank_rel, long=True) if wired else files_paragraph(bank_rel)
 
     def inner(kept_rules: Sequence[Source], kept_recipes: Sequence[Source]) -> str:
         lines = [usage]
@@ -222,9 +233,9 @@ def block_inner(selection: Selection, bank_rel: str) -> tuple[str, int, list[str
     return inner(rules[:n_rules], recipes[:n_recipes]), tokens, kept, dropped
 
 
-def skill_file(selection: Selection, bank_rel: str) -> Output:
+def skill_file(selection: Selection, bank_rel: str, wired: bool = True) -> Output:
     """Channel E: when and how to use the bank, and an index of recipes by topic."""
-    usage = usage_paragraph(bank_rel, long=True)
+    usage = usage_paragraph(bank_rel, long=True) if wired else files_paragraph(bank_rel)
     ranked = list(selection.recipes)
 
     def render(kept: Sequence[Source]) -> str:
@@ -255,24 +266,91 @@ def mirror(source: Output) -> list[Output]:
                    list(source.kept), list(source.dropped)) for folder in MIRRORS]
 
 
-def render_all(selection: Selection, targets: Sequence[str], bank_rel: str) -> list[Output]:
-    """Every output of the enabled targets, in a fixed order (A, B…, C…, D…, E, mirrors)."""
+def _always_head(target: str) -> list[str]:
+    """Frontmatter that makes a folder target's main file always-on (Cline and Roo load any file without one)."""
+    if target == "windsurf":
+        return ["---", "trigger: always_on", "---", ""]
+    if target == "kiro":
+        return ["---", "inclusion: always", "---", ""]
+    return []
+
+
+def _scoped_head(target: str, topic: str, slug: str, recipes: Sequence[Source]) -> list[str] | None:
+    """Each agent's current way to load a file only for matching paths; None when it has none for this topic.
+
+    Cline: `paths:` (a list); Windsurf: `trigger: glob` with comma-separated `globs` (without globs,
+    `model_decision` and a description); Kiro: `inclusion: fileMatch` with `fileMatchPattern` (a
+    string, or a list for several; without globs, `auto` with name and description). Roo has no
+    scoping: recipes stay in the always-on file's triggers.
+    """
+    globs = _topic_globs(recipes)
+    about = yaml_value(_description(topic, recipes))
+    if target == "cline":
+        return ["---", "paths:", *(f"  - {yaml_value(g)}" for g in globs), "---", ""] if globs else None
+    if target == "windsurf":
+        if globs:
+            return ["---", "trigger: glob", "globs: " + yaml_value(",".join(globs)), "---", ""]
+        return ["---", "trigger: model_decision", "description: " + about, "---", ""]
+    if target == "kiro":
+        if globs:
+            pattern = yaml_value(globs[0]) if len(globs) == 1 else json.dumps(globs, ensure_ascii=False)
+            return ["---", "inclusion: fileMatch", "fileMatchPattern: " + pattern, "---", ""]
+        return ["---", "inclusion: auto", "name: " + yaml_value(f"memorybank-{slug}"),
+                "description: " + about, "---", ""]
+    return None
+
+
+def folder_outputs(selection: Selection, target: str, bank_rel: str, wired: bool) -> list[Output]:
+    """A folder target's files: `memorybank-rules.md` (always on: usage, rules, triggers) and scoped topics."""
+    folder = FOLDERS[target]
+    inner, tokens, kept, dropped = block_inner(selection, bank_rel, wired)
+    has_items = bool(kept)
+    main = stamp("\n".join(_always_head(target)) + ("\n" if _always_head(target) else "") + inner)
+    out = [Output("C", target, f"{folder}/memorybank-rules.md", True, main if has_items else None,
+                  estimate_tokens(main) if has_items else 0, C_BUDGET, list(kept), [dict(d) for d in dropped])]
+    for slug, recipes in topics(selection).items():
+        topic = recipes[0].topic
+
+        def render(chosen: Sequence[Source], topic: str = topic, slug: str = slug) -> str:
+            head = _scoped_head(target, topic, slug, chosen) or []
+            lines = [*head, f"# Recipes: {topic}", "", f"From the project's memory bank (`{bank_rel}/`).", ""]
+            for recipe in chosen:
+                lines += _recipe_body(recipe, bank_rel)
+            return stamp("\n".join(lines).rstrip("\n") + "\n")
+
+        scoped = _scoped_head(target, topic, slug, recipes) is not None
+        count, text, cost = _fit(recipes, render, B_BUDGET, B_RECIPES) if scoped else (0, "", 0)
+        out.append(Output("B", target, f"{folder}/memorybank-{slug}.md", True, text if count else None,
+                          cost if count else 0, B_BUDGET, [r.path for r in recipes[:count]],
+                          _budget_drops(recipes, count) if scoped else []))
+    return out
+
+
+def render_all(selection: Selection, targets: Sequence[str], bank_rel: str,
+               wired: Sequence[str] | None = None) -> list[Output]:
+    """Every output of the enabled targets, in a fixed order (A, B…, C…, D…, E, mirrors, folder targets).
+
+    `wired` names the targets whose agent has the memorybank server (None: all); the others' text
+    names no MCP tool.
+    """
     out: list[Output] = []
-    rules = channel_a(selection, bank_rel)
+    rules = channel_a(selection, bank_rel, wired is None or "cursor" in wired)
     cursor_topics = [topic_file(slug, items, bank_rel, copilot=False) for slug, items in topics(selection).items()]
     if "cursor" in targets:
         out += [rules, *cursor_topics]
-    shared = [t for t in ("agents", "claude", "copilot") if t in targets]
-    if shared:
-        inner, tokens, kept, dropped = block_inner(selection, bank_rel)
-        for target in shared:
-            out.append(Output("C", target, SHARED[target], False, inner, tokens, C_BUDGET, list(kept),
-                              [dict(d) for d in dropped]))
+    shared = [t for t in SHARED if t in targets]
+    for target in shared:
+        inner, tokens, kept, dropped = block_inner(selection, bank_rel, wired is None or target in wired)
+        out.append(Output("C", target, SHARED[target], False, inner, tokens, C_BUDGET, list(kept),
+                          [dict(d) for d in dropped]))
     if "copilot" in targets:
         out += [topic_file(slug, items, bank_rel, copilot=True) for slug, items in topics(selection).items()]
     if "skill" in targets:
-        out.append(skill_file(selection, bank_rel))
+        out.append(skill_file(selection, bank_rel, wired is None or "skill" in wired))
     if "mirror" in targets:
         for source in [rules, *cursor_topics]:
             out += mirror(source)
+    for target in FOLDERS:
+        if target in targets:
+            out += folder_outputs(selection, target, bank_rel, wired is None or target in wired)
     return out

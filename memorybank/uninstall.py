@@ -1,0 +1,201 @@
+"""uninstall: take out exactly what `install` and `deliver` put into a project, keep every user byte.
+
+- Server entries: `<servers key>.memorybank` in each client file (`clients.CLIENTS`) when it is
+  still exactly the entry install writes; a customised one is kept (reported). The member goes with
+  the separator install added (`jsonedit.remove`), so other servers keep their bytes.
+- Hooks in `.claude/settings.json`: each event's group that holds only our command, or our command
+  item inside a shared group. A container left empty by that (`hooks.Stop`, `hooks`, `mcpServers`)
+  goes too; a JSON file left as `{}` is removed (install created it, or it held only our keys).
+- Managed blocks (CLAUDE.md, AGENTS.md, copilot-instructions.md, GEMINI.md, .junie/guidelines.md):
+  the block and the blank line install or deliver put before it; a file left blank is removed.
+- Generated files (`memorybank-*` in each target folder, the skill): removed when their digest
+  still matches; a hand-edited one is kept and reported as refused unless `force`.
+- Folders left empty by those removals are removed, up to the project folder.
+
+One caveat of undoing without a record: a file that was already `{}` or blank before install, or
+a JSON file whose `mcpServers` was already `{}`, is removed too.
+All files change together (`atomic.replace_files`) or none do.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from . import jsonedit
+from .atomic import ReplaceFailed, replace_files
+from .blocks import BlockShapeError, find_block
+from .clients import CLIENTS, SERVER_NAME
+from .deliver.channels import OWNED_PATTERNS, RULES_FILE, SHARED, SKILL_FILE
+from .deliver.files import owner_digest
+from .errors import BankError
+from .install import HOOK_EVENTS, claude_hook_root, hook_command_for, wiring_place
+
+_CLAUDE_MD = ("CLAUDE.md", ".claude/CLAUDE.md")
+
+
+def _read(path: Path) -> str | None:
+    if path.is_symlink() or not path.is_file():
+        return None
+    try:
+        return path.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _drop_empty(text: str, path: tuple[str, ...], key: str) -> str:
+    """Remove `key` from the object at `path` when it holds an empty object or list."""
+    data: Any = json.loads(text)
+    for part in path:
+        data = data[part]
+    if key in data and data[key] in ({}, []):
+        return jsonedit.remove(text, path, key)
+    return text
+
+
+def _servers(text: str, agent: str, root_arg: str, notes: list[str]) -> str:
+    client = CLIENTS[agent]
+    data = json.loads(text)
+    servers = data.get(client.servers_key) if isinstance(data, dict) else None
+    if not isinstance(servers, dict) or SERVER_NAME not in servers:
+        return text
+    if not client.is_ours(servers[SERVER_NAME], root_arg):
+        notes.append(f"{client.file}: {client.servers_key}.{SERVER_NAME} differs from what install writes; kept")
+        return text
+    text = jsonedit.remove(text, (client.servers_key,), SERVER_NAME)
+    return _drop_empty(text, (), client.servers_key)
+
+
+def _hooks(text: str, hook_root: str | None) -> str:
+    for event, subcommand in HOOK_EVENTS:
+        ours = {"type": "command", "command": hook_command_for(hook_root, subcommand)}
+        data = json.loads(text)
+        groups = data.get("hooks", {}).get(event) if isinstance(data.get("hooks"), dict) else None
+        if not isinstance(groups, list):
+            continue
+        for index in range(len(groups) - 1, -1, -1):
+            group = groups[index]
+            inner = group.get("hooks") if isinstance(group, dict) else None
+            if group == {"hooks": [ours]}:
+                text = jsonedit.remove(text, ("hooks", event), index)
+            elif isinstance(inner, list) and ours in inner and len(inner) > 1:
+                text = jsonedit.remove(text, ("hooks", event, index, "hooks"), inner.index(ours))
+        text = _drop_empty(text, ("hooks",), event)
+    if "hooks" in json.loads(text):
+        text = _drop_empty(text, (), "hooks")
+    return text
+
+
+def _json_file(project: Path, rel: str, edit: Any) -> tuple[str, bytes | None] | None:
+    """`(rel, new bytes or None to remove)` for a JSON file `edit` changes; None when it is unchanged."""
+    raw = _read(project / rel)
+    if raw is None:
+        return None
+    bom, body = ("\ufeff", raw[1:]) if raw.startswith("\ufeff") else ("", raw)
+    try:
+        if not isinstance(json.loads(body), dict):
+            return None
+        new = edit(body)
+    except (ValueError, KeyError):
+        return None
+    if new == body:
+        return None
+    if json.loads(new) == {}:
+        return rel, None
+    return rel, (bom + new).encode("utf-8")
+
+
+def _without_block(text: str) -> str | None:
+    """The text with our block (and the separator before it) taken out; None when it has none."""
+    try:
+        found = find_block(text)
+    except BlockShapeError:
+        return None
+    if found is None:
+        return None
+    head, tail = text[:found.start], text[found.stop:]
+    for newline in ("\r\n", "\n"):
+        if tail.startswith(newline):
+            tail = tail[len(newline):]
+            break
+    if not tail:
+        for newline in ("\r\n", "\n"):
+            if head.endswith(newline * 2):
+                head = head[:-len(newline)]
+                break
+    return head + tail
+
+
+def uninstall(root: str | os.PathLike[str], project: str | os.PathLike[str] | None = None,
+              force: bool = False, dry_run: bool = False) -> dict[str, Any]:
+    """Remove our server entries, hooks, managed blocks and generated files from the project.
+
+    Result: `{project, bank, dry_run, files: [{path, action: updated|removed|refused, reason?}],
+    folders: [removed empty folders], notes}`.
+    """
+    bank, proj, root_arg = wiring_place(root, project)
+    notes: list[str] = []
+    changes: list[tuple[str, bytes | None]] = []
+    refused: list[dict[str, str]] = []
+    hook_root = claude_hook_root(bank, proj, root_arg)
+    for agent, client in CLIENTS.items():
+        found = _json_file(proj, client.file, lambda text, a=agent: _servers(text, a, root_arg, notes))
+        if found:
+            changes.append(found)
+    found = _json_file(proj, ".claude/settings.json", lambda text: _hooks(text, hook_root))
+    if found:
+        changes.append(found)
+    for rel in dict.fromkeys([*_CLAUDE_MD, *SHARED.values()]):
+        text = _read(proj / rel)
+        new = _without_block(text) if text is not None else None
+        if new is not None:
+            changes.append((rel, None if not new.strip() else new.encode("utf-8")))
+    owned = {RULES_FILE, SKILL_FILE}
+    for patterns in OWNED_PATTERNS.values():
+        for folder, prefix, suffix in patterns:
+            base = proj / folder
+            if base.is_dir() and not base.is_symlink():
+                owned.update(f"{folder}/{n}" for n in os.listdir(base) if n.startswith(prefix) and n.endswith(suffix))
+    for rel in sorted(owned):
+        text = _read(proj / rel)
+        marks = owner_digest(text) if text is not None else None
+        if marks is None:
+            continue
+        if marks[0] != marks[1] and not force:
+            refused.append({"path": rel, "action": "refused",
+                            "reason": "edited by hand since it was generated; force removes it"})
+            continue
+        changes.append((rel, None))
+    if not dry_run and changes:
+        try:
+            replace_files({proj / rel: data for rel, data in changes if data is not None},
+                          [proj / rel for rel, data in changes if data is None])
+        except ReplaceFailed as exc:
+            raise BankError(f"Refusing to finish uninstall: cannot write {exc.path} ({exc.reason}); nothing was "
+                            "changed. Fix its permissions, then run uninstall again.") from None
+    folders = _empty_folders(proj, [rel for rel, data in changes if data is None], dry_run)
+    files = [{"path": rel, "action": "removed" if data is None else "updated"} for rel, data in changes]
+    return {"project": str(proj), "bank": root_arg, "dry_run": dry_run, "files": files + refused,
+            "folders": folders, "notes": notes}
+
+
+def _empty_folders(project: Path, removed: list[str], dry_run: bool) -> list[str]:
+    """Folders that held only removed files (removed unless a dry run), deepest first."""
+    gone = set(removed)
+    out: list[str] = []
+    for folder in sorted({str(Path(rel).parent) for rel in removed if "/" in rel}, key=lambda f: -f.count("/")):
+        parts = folder.split("/")
+        for depth in range(len(parts), 0, -1):
+            rel = "/".join(parts[:depth])
+            path = project / rel
+            if rel in out or path.is_symlink() or not path.is_dir():
+                break
+            left = [n for n in os.listdir(path) if f"{rel}/{n}" not in gone and f"{rel}/{n}" not in out]
+            if left:
+                break
+            out.append(rel)
+            if not dry_run:
+                path.rmdir()
+    return out
