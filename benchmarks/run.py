@@ -242,7 +242,8 @@ class Served:
         self._portal_cm = start_blocking_portal()
         self.portal = self._portal_cm.__enter__()
         start = time.perf_counter()
-        client = Client(StdioServerParameters(command=cli(), args=["--root", str(root)]), mode="legacy")
+        client = Client(StdioServerParameters(command=cli(), args=["--root", str(root)], env=dict(os.environ)),
+                        mode="legacy")
         self._client_cm = self.portal.wrap_async_context_manager(client)
         self.client = self._client_cm.__enter__()
         self.portal.call(self.client.list_tools)

@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,10 @@ _HEAVY = {"on": False}
 
 def pytest_configure(config: pytest.Config) -> None:
     _HEAVY["on"] = bool(config.getoption("--slow", default=False))
+    # Module-scoped servers start before the per-test folder below exists: they get this one, so no
+    # test ever reads or writes the user's own parse cache.
+    os.environ["MEMORYBANK_CACHE_DIR"] = tempfile.mkdtemp(prefix="mbcache-session-")
+    os.environ.pop("MEMORYBANK_CACHE", None)
 
 
 def heavy() -> bool:

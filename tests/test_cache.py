@@ -263,3 +263,19 @@ def test_a_vocabulary_change_rebuilds_the_derived_indexes(tmp_path):
         pytest.skip("fixture has no vocabulary")
     vocabulary.write_text(vocabulary.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     _same_answers(root)
+
+
+def test_a_started_server_builds_and_caches_the_index_and_answers_as_the_cli(tmp_path, _private_cache_dir):
+    from mcpkit import Session, payload
+    root = _fixture_copy(tmp_path)
+    before = _snapshot(root)
+    session = Session(root)
+    try:
+        served = payload(session.call("bank_route", {"question": "filter thresholds"}))
+        searched = payload(session.call("bank_search", {"query": "FT-042"}))
+    finally:
+        session.close()
+    assert _cache_files(_private_cache_dir), "the start-up prefetch saved the index"
+    assert served == json.loads(run_cli("--root", str(root), "--route", "filter thresholds", "--json").stdout)
+    assert searched == json.loads(run_cli("--root", str(root), "--search", "FT-042", "--json").stdout)
+    assert _snapshot(root) == before
