@@ -3,6 +3,7 @@
     python benchmarks/relevance.py                     # corpora found beside the repository
     python benchmarks/relevance.py --corpora DIR       # or the folder holding the corpus banks
     python benchmarks/relevance.py --json out.json     # also the figures and every question's ranks
+    python benchmarks/relevance.py --set benchmarks/relevance/holdout   # score another set folder
 
 Route and search: top-1, top-3 and MRR (over the first 10 results) per bank kind (governed, plain),
 per language and per question kind; a question counts as found at the rank of the first expected
@@ -52,14 +53,44 @@ def find_corpora(start: Path = HERE) -> Path | None:
     return None
 
 
-def load_sets(folder: Path = SETS) -> list[dict]:
-    """Every bank's question set: [{bank, kind, questions: [{q, lang, kind, expect}]}], sorted by file."""
+def load_sets(folder: Path = SETS, corpora: Path | None = None) -> list[dict]:
+    """Every bank's question set: [{bank, kind, questions: [{q, lang, kind, expect}]}], sorted by file.
+
+    A folder holding `questions.jsonl` (the dev set's layout: one {bank, lang, kind, q, expect} per
+    line, `kind` naming the bank kind) is read into the same shape, each bank's folder found under
+    `corpora` as its first `memory*` directory."""
+    if (folder / "questions.jsonl").is_file():
+        return _load_jsonl(folder / "questions.jsonl", corpora)
     return [yaml.safe_load(path.read_text(encoding="utf-8"))
             for path in sorted(folder.glob("*.yaml")) if path != folder / OFFTOPIC.name]
 
 
+def _load_jsonl(path: Path, corpora: Path | None) -> list[dict]:
+    sets: dict[str, dict] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        item = json.loads(line)
+        name = item["bank"]
+        if name not in sets:
+            inner = next((p.name for p in sorted((corpora or Path()).glob(f"{name}/memory*")) if p.is_dir()), "")
+            sets[name] = {"bank": f"{name}/{inner}" if inner else name, "kind": item["kind"], "questions": []}
+        sets[name]["questions"].append({"q": item["q"], "lang": item["lang"], "kind": "-", "expect": item["expect"]})
+    return [sets[k] for k in sorted(sets)]
+
+
 def load_offtopic(folder: Path = SETS) -> list[dict]:
+    """Off-topic prompts: `offtopic.yaml` ({prompts: [{q, lang}]}) or `offtopic.txt` (one a line)."""
+    if (folder / "offtopic.txt").is_file():
+        return [{"q": line.strip(), "lang": _lang_of(line)}
+                for line in (folder / "offtopic.txt").read_text(encoding="utf-8").splitlines() if line.strip()]
     return yaml.safe_load((folder / OFFTOPIC.name).read_text(encoding="utf-8"))["prompts"]
+
+
+def _lang_of(text: str) -> str:
+    if any("\u4e00" <= ch <= "\u9fff" for ch in text):
+        return "zh"
+    return "ru" if any("\u0400" <= ch <= "\u04ff" for ch in text) else "en"
 
 
 def rank_of(paths: Iterable[str], expect: list[str]) -> int | None:
@@ -186,15 +217,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpora", type=Path, help="folder holding the corpus banks (default: shared/corpora)")
     parser.add_argument("--json", metavar="FILE", help="also write aggregates and every question's ranks as JSON")
+    parser.add_argument("--set", type=Path, default=SETS, metavar="DIR",
+                        help="folder holding the question set (default: benchmarks/relevance)")
     args = parser.parse_args()
     corpora = args.corpora or find_corpora()
     if corpora is None or not corpora.is_dir():
         print("relevance: no corpora folder; pass --corpora DIR or set MEMORYBANK_CORPORA", file=sys.stderr)
         return 2
     began = time.perf_counter()
-    result = run(corpora, load_sets(), load_offtopic(), load_prime())
+    sets = load_sets(args.set, corpora)
+    result = run(corpora, sets, load_offtopic(args.set), load_prime())
     print(table(result))
-    print(f"\n({len(result['records'])} questions over {len(load_sets())} banks "
+    print(f"\n({len(result['records'])} questions over {len(sets)} banks "
           f"in {time.perf_counter() - began:.1f} s)", file=sys.stderr)
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1, ensure_ascii=False), encoding="utf-8")

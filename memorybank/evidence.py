@@ -28,7 +28,7 @@ from .records import Doc
 from .search import SearchIndex, _best_line, _Body, _line_needles
 
 SATURATED_CACHE = 128  # terms whose saturated postings are kept per index
-EXCERPT = 40  # characters of the best line quoted in `why`
+EXCERPT = 32  # characters of the best line quoted in `why` (five rows must fit 300 tokens)
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,7 +52,7 @@ EXACT, PREFIX, TRANSLATION = 1.0, 0.6, 0.9
 MIN_PREFIX_QUERY, MIN_PREFIX_TERM = 4, 4
 WEIGHT_CANONICAL, WEIGHT_PURPOSE, WEIGHT_TITLE, WEIGHT_SECTION = 5.0, 3.0, 2.0, 1.0
 WEIGHT_BODY = 5.0  # prose saying the whole question, saturated, weighs what owning a canonical key does
-TITLE_MAX = 48
+TITLE_MAX = 40
 WHY_WORDS = 3  # matched words named per field in `why`  # characters of a title in a result
 INDEX_BODY = 0.5  # an index's prose mostly describes the documents it links to
 STATUS_FACTOR = {"active": 1.0, "draft": 0.7, "archived": 0.2}
@@ -243,10 +243,12 @@ def _multiplier(bank_weights: dict[str, float], doc: Doc, intent: bool) -> float
 
 
 def _concept_matches(index: RouteIndex, concept: Concept) -> dict[str, float]:
-    """Field terms this concept meets, each with its best score (typed 1.0 / prefix 0.6, × 0.9 translated)."""
+    """Field terms this concept meets, each with its best score (typed 1.0 / prefix 0.6, × 0.9 translated).
+
+    Scores are × the concept's weight (an identifier's part weighs 1 / the parts' count)."""
     matched: dict[str, float] = {}
-    forms = [(concept.term, EXACT, concept.prefix)]
-    forms.extend((eq, TRANSLATION, len(eq) >= MIN_PREFIX_QUERY) for eq in concept.equivalents)
+    forms = [(concept.term, EXACT * concept.weight, concept.prefix)]
+    forms.extend((eq, TRANSLATION * concept.weight, len(eq) >= MIN_PREFIX_QUERY) for eq in concept.equivalents)
     for term, weight, allow_prefix in forms:
         for field_term, quality in index.matches(term, allow_prefix):
             score = weight * quality
@@ -260,7 +262,7 @@ class _ConceptHits:
 
     __slots__ = ("purpose", "title", "keys", "keyed", "headings", "weighted", "top")
 
-    def __init__(self, postings: dict[str, Postings], matched: dict[str, float]) -> None:
+    def __init__(self, postings: dict[str, Postings], matched: dict[str, float], weight: float = 1.0) -> None:
         ordered = sorted(matched.items(), key=lambda item: item[1])  # weakest first: stronger overwrite
         self.purpose: dict[int, float] = {}
         self.title: dict[int, float] = {}
@@ -271,7 +273,8 @@ class _ConceptHits:
             entry = postings[term]
             self.purpose.update(dict.fromkeys(entry.purpose, score))
             self.title.update(dict.fromkeys(entry.title, score))
-            self.keys.update(dict.fromkeys(entry.keys, score))
+            # a key is matched part by part already (coverage²): an identifier's part counts whole there
+            self.keys.update(dict.fromkeys(entry.keys, score / weight))
             keyed |= entry.key_ids
             if entry.sections:
                 self.headings.insert(0, (entry.sections, score))
@@ -318,7 +321,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     intent = why_intent(question)
     factors = index.factors(intent)
     matched_per_concept = [_concept_matches(index, concept) for concept in concepts]
-    hits = [_ConceptHits(index.postings, matched) for matched in matched_per_concept if matched]
+    hits = [_ConceptHits(index.postings, matched, concept.weight)
+            for concept, matched in zip(concepts, matched_per_concept) if matched]
     fields, docs, paths = index.fields, bank.docs, index.paths
     filtered = doc_kind is not None or layer is not None or status is not None
     heading_hits = [h.headings for h in hits if h.headings]
@@ -465,12 +469,13 @@ def _result(doc: Doc, fields: RouteFields, score: float, per_concept: list[dict[
         key, terms = fields.keys[best_key[1]]
         if len(best_key[2]) >= len(terms):
             why.append(f"owns canonical_for: {key}")
-        else:
+        elif 2 * len(best_key[2]) >= len(terms):  # a third of a key adds 5 × (1/3)² ≈ 0.6: not worth naming
             why.append(f"canonical_for: {key} {len(best_key[2])}/{len(terms)}")
-    for name, terms in (("purpose", fields.purpose), ("title", fields.title)):
-        _, words = _field(terms, per_concept)
-        if words:
-            why.append(f'{name}: "{", ".join(words[:WHY_WORDS])}"')
+    _, words = _field(fields.purpose, per_concept)
+    if words:
+        why.append(f'purpose: {", ".join(words[:WHY_WORDS])}')
+    elif _field(fields.title, per_concept)[1]:
+        why.append("title")  # the row shows the title; its matched words need no repeating
     section: str | None = None
     best_section = 0.0
     for heading, terms in fields.sections:
@@ -478,20 +483,31 @@ def _result(doc: Doc, fields: RouteFields, score: float, per_concept: list[dict[
         if words and total > best_section:
             best_section, section = total, heading
     if section is not None:
-        why.append(f'section: "{section}"')
+        why.append("heading")  # the matched heading is the row's `section`; naming it twice costs tokens
     if line is not None:
         why.append(f'body: L{line[0]} "{line[1]}"')
         if section is None:
             section = line[2]
     # Compact by design (issue 14: five results in ≤ 300 tokens): the purpose, kind and layer are one
     # bank_read away; a status is shown only when it is not `active`, because it changes how to read.
-    out: dict = {"path": doc.path, "title": _clip(doc.title, TITLE_MAX), "score": round(score, 3),
-                 "why": "; ".join(why)}
+    title = _clip(_unprefixed(doc.title, doc.path), TITLE_MAX)
+    out: dict = {"path": doc.path, "title": title, "score": round(score, 3), "why": "; ".join(why)}
     if doc.status not in (None, "active"):
         out["status"] = doc.status
     if section is not None:
         out["section"] = section
     return out
+
+
+def _unprefixed(title: str, path: str) -> str:
+    """The title without a leading identifier the file name already shows (`ADR-20260830T161251Z: Name`).
+
+    The path is always in the row, so repeating its id in the title spends tokens on nothing."""
+    head, sep, rest = title.partition(":")
+    if sep and rest.strip() and " " not in head.strip() and \
+            path.rsplit("/", 1)[-1].lower().startswith(head.strip().lower()):
+        return rest.strip()
+    return title
 
 
 def _clip(text: str, size: int) -> str:

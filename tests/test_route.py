@@ -38,8 +38,7 @@ def test_canonical_owner_ranks_first_for_its_key_words(fixture_bank):
     result = route(fixture_bank, "filter thresholds")
     first = result["results"][0]
     assert first["path"] == "domain/billing.md"
-    assert first["why"] == 'owns canonical_for: filter_thresholds; purpose: "filter, thresholds"; ' \
-                           'section: "Filter thresholds"'
+    assert first["why"] == "owns canonical_for: filter_thresholds; purpose: filter, thresholds; heading"
     assert first["section"] == "Filter thresholds"
     # compact rows (issue 14: five results in ≤ 300 tokens); status appears only when it is not active
     assert set(first) == {"path", "title", "score", "why", "section"}

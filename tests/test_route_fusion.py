@@ -4,9 +4,10 @@ letter case and word form never decide a match. Driven through the real CLI and 
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
-from conftest import doc, run_cli, write_bank
+from conftest import CORPORA, doc, run_cli, write_bank
 from mcpkit import Session
 
 from memorybank.lang import estimate_tokens
@@ -51,7 +52,7 @@ def test_plain_bank_routes_an_answer_that_lives_only_in_a_body(tmp_path):
     first = route_json(root, "which crate runs the concurrent downloads?")["results"][0]
     assert first["path"] == "techContext.md"
     assert first["section"] == "Stack"  # the `## ` heading that holds the evidence
-    assert 'body: L6 "The tokio crate drives every concurrent' in first["why"]
+    assert 'body: L6 "The tokio crate drives every co' in first["why"]  # quote clipped to 32 characters
 
 
 def test_plain_bank_every_language_finds_the_body_answer(tmp_path):
@@ -143,3 +144,21 @@ def test_identifiers_stay_findable_whole(tmp_path, identifier):
     assert [r["path"] for r in found] == ["adr/ADR-001-storage.md"]
     assert identifier.rstrip("()") in found[0]["excerpt"]
     assert paths(route_json(root, identifier))[:1] == ["adr/ADR-001-storage.md"]
+
+
+def test_five_results_on_a_real_governed_bank_fit_in_300_tokens(tmp_path):
+    # ebook_parser's ADR paths and titles are long (`adr/ADR-20260830T161251Z-….md`): the row must not
+    # repeat the id in the title, nor the matched heading in `why`, to keep five rows within budget
+    source = CORPORA / "ebook_parser" / "memory_bank"
+    if not source.is_dir():
+        pytest.skip("corpus ebook_parser not available beside the worktree")
+    root = tmp_path / "bank"
+    shutil.copytree(source, root)
+    for question in ("why would putting images inside the cache make it slower than parsing again",
+                     "Why is the pub.dev name format-neutral instead of something like epub_fb2?",
+                     "封面图片为什么不再转换格式？"):
+        proc = run_cli("--root", str(root), "--route", question, "--json")
+        rows = json.loads(proc.stdout)["results"]
+        assert len(rows) == 5
+        assert not any(row["title"].startswith("ADR-") for row in rows)
+        assert estimate_tokens(proc.stdout.strip()) <= 300

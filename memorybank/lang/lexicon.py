@@ -43,6 +43,7 @@ class Concept:
     term: str
     prefix: bool
     equivalents: tuple[str, ...]
+    weight: float = 1.0  # an identifier's parts share one idea: each weighs 1 / their count
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,13 +280,23 @@ class Lexicon:
         """
         out: list[Concept] = []
         seen: set[str] = set()
-        for term, surface, language in self.route_terms(question):
-            if term in seen:
-                continue
-            equivalents = self.equivalents(term, language)
-            seen.add(term)
-            seen.update(equivalents)
-            out.append(Concept(surface, term, len(surface) >= 4, equivalents))
+        for token in WORD.findall(normalize(question)):
+            triples = self.route_terms(token)
+            parts, whole = 1, None
+            pieces = split_scripts(token)
+            if len(triples) > 1 and len(pieces) == 1 and not pieces[0][0] and is_compound(pieces[0][1]):
+                whole = _camel_whole(pieces[0][1])
+                parts = len(triples) - (whole is not None)
+            for number, (term, surface, language) in enumerate(triples):
+                if term in seen:
+                    continue
+                equivalents = self.equivalents(term, language)
+                seen.add(term)
+                seen.update(equivalents)
+                # `LocalEchoUpdated` is one idea: its whole form weighs 1, its parts 1 / their count
+                # together, so a title that merely says "local" or "updated" is not a two-concept match
+                weight = 1.0 if parts <= 1 or (whole is not None and number == 0) else 1.0 / parts
+                out.append(Concept(surface, term, len(surface) >= 4, equivalents, weight))
         return out
 
     # -- search ----------------------------------------------------------------------------------
