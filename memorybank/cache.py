@@ -10,8 +10,9 @@ body-search indexes as they stood at that stamp. It is never trusted as state: e
 every file (`Bank.refresh`), and a file whose stamp differs from the cached one is parsed and indexed
 again exactly as without the cache (`Bank.seed`, `DerivedIndex.of`), so answers cannot differ.
 
-A file of another format or package version, another Python, another bank, or one that is truncated
-or corrupt is ignored (and replaced at the next save), never an error. Writes go to a temporary file in
+A file of another format or package version (or other source files: `_code_mark`), another Python,
+another bank, or one that is truncated or corrupt is ignored (and replaced at the next save), never an
+error. Writes go to a temporary file in
 the cache folder, then `os.replace`: concurrent processes each see a whole file, the last writer wins.
 Bounds: a bank whose cache would exceed MAX_FILE_BYTES is not cached; after a save, the oldest files in
 the folder are removed while the folder holds more than MAX_DIR_BYTES. `MEMORYBANK_CACHE=off` turns
@@ -77,8 +78,23 @@ def cache_file(root: str) -> str | None:
     return os.path.join(folder, name + SUFFIX)
 
 
+def _code_mark() -> str:
+    """The package's own source files by size and mtime: a checkout on another commit (same version
+    number, other parser or tokeniser) never reads this one's cache."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    parts = []
+    for folder, dirs, files in os.walk(package):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                info = os.stat(path)
+                parts.append(f"{os.path.relpath(path, package)}:{info.st_size}:{info.st_mtime_ns}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
 def _header(root: str) -> tuple:
-    return (FORMAT, __version__, sys.hexversion, os.path.realpath(root))
+    return (FORMAT, __version__, sys.hexversion, _code_mark(), os.path.realpath(root))
 
 
 # -- documents as tuples ----------------------------------------------------------------------
