@@ -35,6 +35,9 @@ from memorybank.validate import validate  # noqa: E402
 
 CACHE = HERE / ".cache"
 RUNS = 7
+PARSE_CACHE = CACHE / "parse-cache"  # the CLI's and server's parse cache for these runs, never the user's
+os.environ["MEMORYBANK_CACHE_DIR"] = str(PARSE_CACHE)
+OFF = {"MEMORYBANK_CACHE": "off"}
 
 
 def median_ms(fn: Callable[[], object], runs: int = RUNS, setup: Callable[[], object] | None = None) -> float:
@@ -53,8 +56,23 @@ def cli() -> str:
     return str(local) if local.exists() else (shutil.which("mcp-memorybank") or "mcp-memorybank")
 
 
-def cold_process(args: list[str], runs: int = 5) -> float:
-    return median_ms(lambda: subprocess.run([cli(), *args], capture_output=True, check=False), runs)
+def cold_process(args: list[str], runs: int = 5, env: dict[str, str] | None = None) -> float:
+    full = {**os.environ, **(env or {})}
+    return median_ms(lambda: subprocess.run([cli(), *args], capture_output=True, check=False, env=full), runs)
+
+
+def peak_rss_mb(args: list[str], env: dict[str, str] | None = None) -> float:
+    """Peak resident memory (MB) of one whole CLI process.
+
+    Run from a small launcher: a child's high-water mark starts at its parent's resident size when it
+    forks, so measured straight from this (large) process every figure would read as our own.
+    """
+    launcher = ("import resource, subprocess, sys\n"
+                "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+                "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    proc = subprocess.run([sys.executable, "-c", launcher, cli(), *args], capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, check=True)
+    return int(proc.stdout.split()[-1]) / 1024
 
 
 class Context:
@@ -136,9 +154,41 @@ def search_only(ctx: Context) -> float:
     return _per_query(ctx, search, SEARCH_QUERIES, refresh=False)
 
 
+def _route_args(ctx: Context) -> list[str]:
+    return ["--root", str(ctx.root), "--route", ROUTE_QUESTIONS[0]]
+
+
 def cold_cli_route(ctx: Context) -> float:
-    ctx.cold_route_ms = cold_process(["--root", str(ctx.root), "--route", ROUTE_QUESTIONS[0]])  # type: ignore
+    """A whole `--route` process with the parse cache warm (one call first writes it)."""
+    subprocess.run([cli(), *_route_args(ctx)], capture_output=True, check=False)
+    ctx.cold_route_ms = cold_process(_route_args(ctx))  # type: ignore
     return ctx.cold_route_ms  # type: ignore[attr-defined]
+
+
+def cold_cli_route_off(ctx: Context) -> float:
+    """The same process with MEMORYBANK_CACHE=off: every file parsed, every index built."""
+    ctx.cold_route_off_ms = cold_process(_route_args(ctx), runs=3, env=OFF)  # type: ignore
+    return ctx.cold_route_off_ms  # type: ignore[attr-defined]
+
+
+def warm_over_off(ctx: Context) -> float | None:
+    warm, off = getattr(ctx, "cold_route_ms", None), getattr(ctx, "cold_route_off_ms", None)
+    return warm / off if warm and off else None
+
+
+def cache_size_mb(ctx: Context) -> float:
+    """The bank's cache file on disk (MB), as the rows above left it."""
+    from memorybank.cache import cache_file
+    path = cache_file(str(ctx.root))
+    return os.path.getsize(path) / 1e6 if path and os.path.exists(path) else float("nan")
+
+
+def rss_cli_route_warm(ctx: Context) -> float:
+    return peak_rss_mb(_route_args(ctx))
+
+
+def rss_cli_route_off(ctx: Context) -> float:
+    return peak_rss_mb(_route_args(ctx), env=OFF)
 
 
 PRIME_PROMPT = "why do exports go through a queue, and what are the filter thresholds?"
@@ -185,19 +235,23 @@ def cold_cli_stats(ctx: Context) -> float:
 class Served:
     """A real `mcp-memorybank` serving the context's bank over stdio, driven by the official client."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, first: tuple[str, dict] | None = None) -> None:
         from anyio.from_thread import start_blocking_portal
         from mcp import Client, StdioServerParameters
 
         self._portal_cm = start_blocking_portal()
         self.portal = self._portal_cm.__enter__()
         start = time.perf_counter()
-        client = Client(StdioServerParameters(command=cli(), args=["--root", str(root)]), mode="legacy")
+        client = Client(StdioServerParameters(command=cli(), args=["--root", str(root)], env=dict(os.environ)),
+                        mode="legacy")
         self._client_cm = self.portal.wrap_async_context_manager(client)
         self.client = self._client_cm.__enter__()
         self.portal.call(self.client.list_tools)
         self.start_ms = (time.perf_counter() - start) * 1000
         self.root = root
+        if first is not None:  # spawn → this call answered: "ready", not just started
+            self.call(*first)
+            self.first_ms = (time.perf_counter() - start) * 1000
 
     def call(self, name: str, args: dict) -> object:
         return self.portal.call(self.client.call_tool, name, args)
@@ -238,6 +292,45 @@ def server_start(ctx: Context) -> float:
         ctx.served = Served(ctx.root)  # type: ignore[attr-defined]
         times.append(ctx.served.start_ms)  # type: ignore[attr-defined]
     return statistics.median(times)
+
+
+def _fresh_ms(ctx: Context, first: tuple[str, dict], runs: int = 3) -> float:
+    times = []
+    for _ in range(runs):
+        served = Served(ctx.root, first)
+        times.append(served.first_ms)
+        served.close()
+    return statistics.median(times)
+
+
+def server_ready(ctx: Context) -> float:
+    """Spawn → the first bank_route answered (parse cache warm), median of 3 fresh servers."""
+    ctx.ready_ms = _fresh_ms(ctx, ("bank_route", {"question": ROUTE_QUESTIONS[0]}))  # type: ignore
+    return ctx.ready_ms  # type: ignore[attr-defined]
+
+
+def ready_over_import(ctx: Context) -> float | None:
+    ready = getattr(ctx, "ready_ms", None)
+    return ready / baseline_import_mcp(ctx) if ready else None
+
+
+def first_search(ctx: Context) -> float:
+    """Spawn → the first bank_search answered, minus the server's start (tools/list), median of 3."""
+    times = []
+    for _ in range(3):
+        served = Served(ctx.root, ("bank_search", {"query": "cache_42"}))
+        times.append(served.first_ms - served.start_ms)
+        served.close()
+    return statistics.median(times)
+
+
+def server_peak_after_ready(ctx: Context) -> float:
+    """Peak resident memory (MB) of a fresh server once its first bank_route is answered."""
+    served = Served(ctx.root, ("bank_route", {"question": ROUTE_QUESTIONS[0]}))
+    try:
+        return served.rss_mb("VmHWM")
+    finally:
+        served.close()
 
 
 def mcp_route_round_trip(ctx: Context) -> float:
@@ -292,7 +385,12 @@ ROWS: list[tuple[str, dict[int, float], Callable[[Context], float]]] = [
     ("  route work alone (no refresh)", {}, route_only),
     ("bank_search warm (with its refresh)", {400: 5, 10_000: 60}, search_warm),
     ("  search work alone (no refresh)", {}, search_only),
-    ("cold CLI --route (process)", {400: 250, 10_000: 2500}, cold_cli_route),
+    ("cold CLI --route, cache warm (process)", {400: 200, 10_000: 800}, cold_cli_route),
+    ("cold CLI --route, cache off (process)", {}, cold_cli_route_off),
+    ("  cache warm ÷ cache off", {2000: 0.35, 10_000: 0.35}, warm_over_off),
+    ("parse cache on disk (MB)", {}, cache_size_mb),
+    ("peak RSS cold CLI --route, cache warm (MB)", {}, rss_cli_route_warm),
+    ("peak RSS cold CLI --route, cache off (MB)", {}, rss_cli_route_off),
     ("bank_route warm ≤ 1.5× pre-fusion (3.10 / 82.79 ms)", FUSION_TARGETS, route_against_before_fusion),
     ("cold CLI --prime (process)", {400: 250}, cold_cli_prime),
     ("  cold --prime ÷ cold --route", {400: 1.5}, prime_over_route),
@@ -301,10 +399,16 @@ ROWS: list[tuple[str, dict[int, float], Callable[[Context], float]]] = [
     ("bank_drift, 200 anchors, 20k commits", {400: 300}, drift_20k),
     ("baseline: python -c 'import mcp' (ref. 410 ms)", {}, baseline_import_mcp),
     ("server start to first tools/list", {400: 600, 10_000: 1500}, server_start),
+    ("ready: spawn → first bank_route answered", {}, server_ready),
+    ("  ready ÷ python -c 'import mcp'", {2000: 1.15, 10_000: 1.3}, ready_over_import),
+    ("first bank_search after start (less the start)", {10_000: 500}, first_search),
+    ("peak RSS server after ready (MB)", {}, server_peak_after_ready),
     ("MCP round trip bank_route (stdio)", {400: 10, 10_000: 60}, mcp_route_round_trip),
-    ("server RSS after 200 mixed calls (MB)", {400: 90, 10_000: 300}, server_rss),
+    ("server RSS after 200 mixed calls (MB)", {400: 90, 10_000: 200, 50_000: 600}, server_rss),
 ]
-UNITS = {"server RSS after 200 mixed calls (MB)": "MB", "  cold --prime ÷ cold --route": "×"}
+UNITS = {name: "MB" for name, _, _ in ROWS if name.endswith("(MB)")}
+UNITS.update({name: "×" for name in ("  cold --prime ÷ cold --route", "  cache warm ÷ cache off",
+                                     "  ready ÷ python -c 'import mcp'")})
 
 
 def main() -> None:
@@ -335,7 +439,24 @@ def main() -> None:
                 ctx.served.close()  # type: ignore[attr-defined]
     print(table(results, sizes, rows))
     if args.json:
-        Path(args.json).write_text(json.dumps({"sizes": sizes, "results": results}, indent=1))
+        Path(args.json).write_text(json.dumps(as_json(results, sizes, rows), indent=1, ensure_ascii=False))
+
+
+def status_of(values: dict[int, float | None], targets: dict[int, float]) -> str:
+    checks = [values[s] <= t for s, t in targets.items() if values.get(s) is not None]
+    absent = any(s in values and values[s] is None for s in targets)
+    return "not available" if absent else ("—" if not checks else ("ok" if all(checks) else "MISS"))
+
+
+def as_json(results: dict[str, dict[int, float | None]], sizes: list[int], rows: list) -> dict:
+    """Every row: its value per size, its target per size and its status (ok / MISS / — without a target)."""
+    out = []
+    for name, targets, _ in rows:
+        values = results[name]
+        out.append({"measure": name.strip(), "unit": UNITS.get(name, "ms"),
+                    "values": {str(s): values.get(s) for s in sizes if s in values},
+                    "targets": {str(s): t for s, t in targets.items()}, "status": status_of(values, targets)})
+    return {"sizes": sizes, "rows": out}
 
 
 def _shown(value: float | None, unit: str) -> str:
@@ -357,9 +478,7 @@ def table(results: dict[str, dict[int, float | None]], sizes: list[int], rows: l
         # one factor per step, so a superlinear stretch shows where it happens
         growth = " ".join(f"×{values[b] / values[a]:.1f}" if values.get(a) and values.get(b) is not None else "—"
                           for a, b in zip(sizes, sizes[1:])) or "—"
-        checks = [values[s] <= t for s, t in targets.items() if values.get(s) is not None]
-        absent = any(s in values and values[s] is None for s in targets)
-        status = "not available" if absent else ("—" if not checks else ("ok" if all(checks) else "MISS"))
+        status = status_of(values, targets)
         lines_of.append(cells + [target, growth, status])
     widths = [max(len(r[i]) for r in lines_of) for i in range(len(header))]
     lines = ["| " + " | ".join(c.ljust(widths[i]) for i, c in enumerate(r)) + " |" for r in lines_of]

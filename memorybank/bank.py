@@ -8,17 +8,20 @@ import os
 import stat as stat_module
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .confined import read_file, stamp_of, version_of
 from .contract import Contract, LayerTable, build_contract, build_layers
 from .errors import BankError
+from .gcpause import bulk
 from .gitutil import ignored
 from .parse import parse_document
 from .paths import layer_for, normalize_path
 from .records import Doc
 
+BULK = 200  # a refresh parsing more files than this pauses the garbage collector (gcpause)
 SKIP_NAMES = frozenset({"node_modules", "__pycache__", "dist", "site-packages"})
 VENV_MARKER = "pyvenv.cfg"  # a virtualenv under any name (venv/, env/, .tox/x) is never bank content
 PROJECT_MARKERS = ("pyproject.toml", "setup.py", "package.json", "Cargo.toml", "go.mod", "pom.xml", "Gemfile")
@@ -120,6 +123,8 @@ class Bank:
         self._listeners: list[Listener] = []
         self.cache: dict[str, object] = {}
         self._ignored: dict[str, bool] = {}  # folder prefix `a/b/` -> git ignores it (asked once per folder)
+        self.snapshot: dict | None = None  # what `cache.load` seeded (derived index states), see `seed`
+        self.since_seed: set[str] | None = None  # paths any refresh reported since the seed
 
     # -- walking -------------------------------------------------------------------------------
 
@@ -217,7 +222,8 @@ class Bank:
         else:
             stamps = self._walk()
         old = self._stamps
-        if stamps == old:  # the common case: one C-level dict comparison
+        seeded = self.generation == 0 and self.since_seed is not None
+        if stamps == old and not seeded:  # the common case: one C-level dict comparison
             result = Refresh((), (), (), (time.perf_counter() - start) * 1000)
             self.last_refresh = result
             return result
@@ -235,18 +241,23 @@ class Bank:
         failed = []
         added.sort()
         changed.sort()
-        for path in added + changed:
-            doc = self._parse(path, stamps[path])
-            if doc is None:
-                failed.append(path)
-                continue
-            self.docs[path] = doc
+        with bulk() if len(added) + len(changed) > BULK else nullcontext():
+            for path in added + changed:
+                doc = self._parse(path, stamps[path])
+                if doc is None:
+                    failed.append(path)
+                    continue
+                self.docs[path] = doc
         for path in failed:
             stamps.pop(path, None)
             self.docs.pop(path, None)
         self._stamps = stamps
         result = Refresh(tuple(added), tuple(changed), removed, 0.0)
-        if result.any or failed:
+        if self.since_seed is not None:
+            self.since_seed.update(added, changed, removed, failed)
+            if seeded and not (result.any or failed) and self.snapshot is not None:
+                self.snapshot["generation"] = 1  # the disk is as cached: nothing to save
+        if result.any or failed or seeded:
             self.generation += 1
             self._rebuild(result, previous, failed)
         result = replace(result, ms=(time.perf_counter() - start) * 1000)
@@ -297,6 +308,18 @@ class Bank:
         if path.startswith("dna/"):
             self.dna_texts[path] = data.decode("utf-8", errors="replace")
         return doc
+
+    def seed(self, docs: dict[str, Doc], stamps: dict[str, tuple[int, int, int, int]],
+             dna_texts: dict[str, str], snapshot: dict) -> None:
+        """Start from a cached index (`cache.load`) instead of nothing; only before the first refresh.
+
+        The next refresh still stats every file and re-parses each one whose stamp differs from the
+        cached one, then builds the derived maps in full, as the first build does.
+        """
+        if self.generation:
+            return
+        self.docs, self._stamps, self.dna_texts = docs, stamps, dna_texts
+        self.snapshot, self.since_seed = snapshot, set()
 
     def forget(self, path: str) -> None:
         """Mark a document's stamp stale, so the next refresh parses it again (its bytes were seen to differ)."""
@@ -443,5 +466,7 @@ def bank_for(root: str | os.PathLike[str]) -> Bank:
     bank = _BANKS.get(key)
     if bank is None:
         bank = _BANKS[key] = Bank(key)
+        from .cache import load
+        load(bank)
     return bank
 

@@ -10,6 +10,7 @@ only when serving, because importing it costs ~0.4 s of cold start.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -186,6 +187,9 @@ def _call(action: Action, root: str, values: dict[str, Any], as_json: bool, one_
         click.echo(dumps(result))
     elif text or action.name != "prime":  # a prime below the bar prints nothing at all
         click.echo(text)
+    if action.takes != "root":
+        from .cache import save
+        save(subject)
     return code
 
 
@@ -572,7 +576,31 @@ def _usage(message: str, as_json: bool) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: subcommands or the flag form; one-line usage errors (exit 2), refusals (exit 1)."""
+    """Entry point: subcommands or the flag form; one-line usage errors (exit 2), refusals (exit 1).
+
+    Run as the installed script (no `argv`), it ends with `os._exit` once the output is flushed: every
+    write is already on disk (atomic, fsynced), and the interpreter's teardown of a large index costs
+    more than the call itself on a big bank.
+    """
+    if argv is None:
+        try:
+            _main(argv)
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+            if exc.code is not None and not isinstance(exc.code, int):
+                print(exc.code, file=sys.stderr)
+        try:
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            code = code or 1
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.flush()
+        os._exit(code)
+    _main(argv)
+
+
+def _main(argv: list[str] | None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     sub = bool(args) and (args[0] in BY_COMMAND or args[0] in ("-h", "--help", "help"))
     if sub and args[0] == "help":

@@ -9,9 +9,11 @@ sync with nothing changed did no work.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import TypeVar
 
-from .bank import Bank, Refresh
+from .bank import BULK, Bank, Refresh
+from .gcpause import bulk
 from .lang import Lexicon, lexicon_for
 from .records import Doc
 
@@ -38,6 +40,9 @@ class DerivedIndex:
         if not isinstance(index, cls):
             index = cls(bank)
             bank.cache[cls.cache_key] = index
+            if bank.snapshot is not None:
+                from .cache import restore
+                restore(index, bank)
         index.sync()
         return index
 
@@ -58,10 +63,11 @@ class DerivedIndex:
             for path in paths:
                 self._remove(path)
         self.pending = set()
-        for path in paths:
-            doc = self.bank.docs.get(path)
-            if doc is not None and doc.is_knowledge and self._add(path, doc):
-                self.derived += 1
+        with bulk() if len(paths) > BULK else nullcontext():
+            for path in paths:
+                doc = self.bank.docs.get(path)
+                if doc is not None and doc.is_knowledge and self._add(path, doc):
+                    self.derived += 1
         self.derived_total += self.derived
 
     def _reset(self) -> None:

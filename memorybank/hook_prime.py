@@ -13,6 +13,7 @@ A prime runs on every prompt, cold: only the bank index, routing and the body in
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -69,14 +70,18 @@ def _bank_folder(event: dict, explicit_root: str | None) -> Path:
 def respond(command: str, event: dict, explicit_root: str | None) -> str:
     """The text to print for one hook event ('' for nothing)."""
     folder = _bank_folder(event, explicit_root)
-    from .bank import Bank
+    from .bank import bank_for
+    from .cache import save
     from .prime import overview, prime
 
-    bank = Bank(folder)
+    bank = bank_for(folder)
     if command == "prime":
         prompt = event.get("prompt")
-        return prime(bank, prompt)["text"] if isinstance(prompt, str) else ""
-    return overview(bank)
+        text = prime(bank, prompt)["text"] if isinstance(prompt, str) else ""
+    else:
+        text = overview(bank)
+    save(bank)
+    return text
 
 
 def main(command: str, argv: list[str]) -> None:
@@ -92,4 +97,7 @@ def main(command: str, argv: list[str]) -> None:
     except Exception as exc:  # never fail the prompt
         message = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
         print(f"{PROG} {command}: {message}", file=sys.stderr)
-    sys.exit(0)
+    with contextlib.suppress(OSError, ValueError):  # then skip the interpreter's teardown of the index
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(0)

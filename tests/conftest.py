@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,10 @@ _HEAVY = {"on": False}
 
 def pytest_configure(config: pytest.Config) -> None:
     _HEAVY["on"] = bool(config.getoption("--slow", default=False))
+    # Module-scoped servers start before the per-test folder below exists: they get this one, so no
+    # test ever reads or writes the user's own parse cache.
+    os.environ["MEMORYBANK_CACHE_DIR"] = tempfile.mkdtemp(prefix="mbcache-session-")
+    os.environ.pop("MEMORYBANK_CACHE", None)
 
 
 def heavy() -> bool:
@@ -144,3 +149,12 @@ def installed_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
     scripts = str(Path(sys.executable).parent)
     if scripts not in os.environ.get("PATH", "").split(os.pathsep):
         monkeypatch.setenv("PATH", scripts + os.pathsep + os.environ.get("PATH", ""))
+
+
+@pytest.fixture(autouse=True)
+def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test gets its own parse-cache folder, so no test reads or writes the user's cache."""
+    folder = tmp_path_factory.mktemp("mbcache")
+    monkeypatch.setenv("MEMORYBANK_CACHE_DIR", str(folder))
+    monkeypatch.delenv("MEMORYBANK_CACHE", raising=False)
+    return folder

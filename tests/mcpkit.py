@@ -8,6 +8,7 @@ thread, and tests call into it.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,8 @@ from mcp import Client, StdioServerParameters
 
 
 def params(root: Path, *extra: str) -> StdioServerParameters:
-    return StdioServerParameters(command=cli_path(), args=["--root", str(root), *extra])
+    # the SDK passes the server only a few variables by default: hand it ours (the test cache folder)
+    return StdioServerParameters(command=cli_path(), args=["--root", str(root), *extra], env=dict(os.environ))
 
 
 def payload(result: Any) -> dict:

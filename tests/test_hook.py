@@ -28,7 +28,7 @@ def stop(cwd: Path, tmp_path: Path, session: str = "s-1", active: bool = False, 
     event = {"session_id": session, "transcript_path": str(tmp_path / "t.jsonl"), "cwd": str(cwd),
              "hook_event_name": "Stop", "stop_hook_active": active}
     full_env = {k: v for k, v in os.environ.items()
-                if not k.startswith("MEMORYBANK_") and k != "CLAUDE_PROJECT_DIR"}
+                if k == "MEMORYBANK_CACHE_DIR" or not (k.startswith("MEMORYBANK_") or k == "CLAUDE_PROJECT_DIR")}
     full_env.update(GIT_ENV)
     full_env.update({"MEMORYBANK_HOOK_STATE_DIR": str(tmp_path / "state"), "MEMORYBANK_CAPTURE_COOLDOWN_MIN": "30"})
     full_env.update(env)

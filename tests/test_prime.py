@@ -53,7 +53,8 @@ def prime_json(project: Path, text: str) -> dict:
 
 
 def hook(command: str, stdin: str | bytes, cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORYBANK_") and k != "CLAUDE_PROJECT_DIR"}
+    full_env = {k: v for k, v in os.environ.items()  # keep the test parse-cache folder, drop the rest
+                if k == "MEMORYBANK_CACHE_DIR" or not (k.startswith("MEMORYBANK_") or k == "CLAUDE_PROJECT_DIR")}
     full_env.update(env)
     proc = subprocess.run([HOOK, command, *args], input=stdin.encode() if isinstance(stdin, str) else stdin,
                           capture_output=True, cwd=str(cwd), env=full_env, timeout=60)

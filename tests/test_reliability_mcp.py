@@ -7,6 +7,7 @@ Both spawn the installed command and talk to it with the official `mcp` client o
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -28,7 +29,7 @@ UP = ["dna/principles.md"]
 
 
 def params(root: Path) -> StdioServerParameters:
-    return StdioServerParameters(command=cli_path(), args=["--root", str(root)])
+    return StdioServerParameters(command=cli_path(), args=["--root", str(root)], env=dict(os.environ))
 
 
 @pytest.fixture

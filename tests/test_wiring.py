@@ -60,7 +60,7 @@ def test_install_hook_reports_every_invalid_json_file_and_writes_nothing(tmp_pat
 def _stop(cwd: Path, tmp_path: Path, *args: str, transcript: Path | None = None) -> subprocess.CompletedProcess:
     event = {"session_id": "s-1", "transcript_path": str(transcript or tmp_path / "none.jsonl"), "cwd": str(cwd),
              "hook_event_name": "Stop", "stop_hook_active": False}
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORYBANK_")}
+    env = {k: v for k, v in os.environ.items() if k == "MEMORYBANK_CACHE_DIR" or not k.startswith("MEMORYBANK_")}
     env.update(GIT_ENV)
     env["MEMORYBANK_HOOK_STATE_DIR"] = str(tmp_path / "state")
     proc = subprocess.run([HOOK, *args], input=json.dumps(event), capture_output=True, text=True, cwd=cwd, env=env,

@@ -9,6 +9,7 @@ with a JSON-RPC error and never dies on a bad request.
 from __future__ import annotations
 
 import sys
+import threading
 import traceback
 from collections.abc import Sequence
 from contextlib import suppress
@@ -145,6 +146,7 @@ class MemoryBankServer:
                               f"See the tool's input schema.", True)
         try:
             # bank_init gets a fresh Bank: the cached one may predate the folder
+            READY.wait()  # the start-up prefetch owns the index until it is done
             bank = bank_for(self.root) if name != "bank_init" else Bank(self.root)
             with remote_caller(bank.root):  # body_file/content_file: only inside the project
                 result = tool.capability()(bank, **args)
@@ -181,6 +183,7 @@ class MemoryBankServer:
         uri = str(params.uri)
         if not self._full_surface():
             raise MCPError(RESOURCE_NOT_FOUND, f"Resource {uri} is not offered in mode {self.mode}.", {"uri": uri})
+        READY.wait()
         bank = bank_for(self.root)  # each resource refreshes it
         if uri == "memorybank://index":
             text, mime = dumps(overview.index(bank)), "application/json"
@@ -234,4 +237,39 @@ def serve(root: str | Path, off_paths: Sequence[str] = (), tool_groups: str | No
     if server.mode != "off":
         from ..writers.files import repair_on_start
         repair_on_start(server.root)
+        if server.mode != "seed":
+            threading.Thread(target=_prefetch, args=(server.root,), daemon=True).start()
+        else:
+            READY.set()
+    else:
+        READY.set()
     anyio.run(server.run_stdio)
+    READY.wait()
+    from ..cache import save
+    with suppress(Exception):  # the cache is disposable: a failed save costs the next start, nothing else
+        save(bank_for(server.root))
+
+
+READY = threading.Event()  # set once the start-up prefetch is done; calls wait for it (one bank per process)
+
+
+def _prefetch(root: Path) -> None:
+    """Build the index (from the parse cache when it is usable) while the client initializes.
+
+    So the first bank_route or bank_search is served at warm speed; the routing and body indexes
+    are both built because routing reads body evidence. Any failure here only leaves the work to the
+    first call.
+    """
+    try:
+        from ..cache import save
+        from ..route import RouteIndex
+        from ..search import SearchIndex
+        bank = bank_for(root)
+        bank.refresh()
+        RouteIndex.of(bank)
+        SearchIndex.of(bank)
+        save(bank)
+    except Exception:  # noqa: BLE001 - the first call rebuilds and reports any real problem
+        pass
+    finally:
+        READY.set()

@@ -1,0 +1,321 @@
+"""A disposable parse cache (issue 15): the index of a bank kept between processes, like `__pycache__`.
+
+One file per bank, never inside the bank: `$MEMORYBANK_CACHE_DIR`, else the user cache folder
+(`$XDG_CACHE_HOME/memorybank`, `~/.cache/memorybank`; `~/Library/Caches/memorybank` on macOS;
+`%LOCALAPPDATA%/memorybank` on Windows). The file name is a hash of the bank's real path.
+
+It holds what a cold process would otherwise rebuild: the parsed `Doc` records (plain tuples via
+`marshal`), each file's stamp `(mtime_ns, size, inode, ctime_ns)`, the dna/ texts, and the routing and
+body-search indexes as they stood at that stamp. It is never trusted as state: every call still stats
+every file (`Bank.refresh`), and a file whose stamp differs from the cached one is parsed and indexed
+again exactly as without the cache (`Bank.seed`, `DerivedIndex.of`), so answers cannot differ.
+
+A file of another format or package version (or other source files: `_code_mark`), another Python,
+another bank, or one that is truncated or corrupt is ignored (and replaced at the next save), never an
+error. Writes go to a temporary file in
+the cache folder, then `os.replace`: concurrent processes each see a whole file, the last writer wins.
+Bounds: a bank whose cache would exceed MAX_FILE_BYTES is not cached; after a save, the oldest files in
+the folder are removed while the folder holds more than MAX_DIR_BYTES. `MEMORYBANK_CACHE=off` turns
+it off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import sys
+import tempfile
+from array import array
+from itertools import starmap
+from typing import TYPE_CHECKING, Any
+
+from . import __version__
+from .gcpause import bulk
+from .records import Doc, Edge, Link, RuleRef, Section
+
+if TYPE_CHECKING:
+    from .bank import Bank
+
+FORMAT = 1
+MAGIC = b"MBCACHE\n"
+MAX_FILE_BYTES = 256 << 20
+MAX_DIR_BYTES = 1 << 30
+SUFFIX = ".mbc"
+_FIELDS = tuple(Doc.__dataclass_fields__)
+_NESTED = {"derived_from": Edge, "sections": Section, "links": Link, "rule_refs": RuleRef}
+_NESTED_AT = tuple((_FIELDS.index(name), kind) for name, kind in _NESTED.items())
+
+
+def enabled() -> bool:
+    return os.environ.get("MEMORYBANK_CACHE", "").strip().lower() not in ("off", "0", "no", "false")
+
+
+def cache_dir() -> str:
+    """The per-user cache folder (not created here)."""
+    explicit = os.environ.get("MEMORYBANK_CACHE_DIR", "").strip()
+    if explicit:
+        return os.path.abspath(os.path.expanduser(explicit))
+    home = os.path.expanduser("~")
+    if sys.platform == "darwin":
+        return os.path.join(home, "Library", "Caches", "memorybank")
+    if os.name == "nt":
+        return os.path.join(os.environ.get("LOCALAPPDATA") or os.path.join(home, "AppData", "Local"), "memorybank")
+    xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
+    base = xdg if os.path.isabs(xdg) else os.path.join(home, ".cache")  # XDG: a relative value is ignored
+    return os.path.join(base, "memorybank")
+
+
+def cache_file(root: str) -> str | None:
+    """The cache file of the bank at `root`, or None when caching is off or the folder lies in the bank."""
+    if not enabled():
+        return None
+    real = os.path.realpath(root)
+    folder = os.path.realpath(cache_dir())
+    if folder == real or folder.startswith(real.rstrip(os.sep) + os.sep):
+        return None  # never write inside the bank
+    name = hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return os.path.join(folder, name + SUFFIX)
+
+
+def _code_mark() -> str:
+    """The package's own source files by size and mtime: a checkout on another commit (same version
+    number, other parser or tokeniser) never reads this one's cache."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    parts = []
+    for folder, dirs, files in os.walk(package):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                info = os.stat(path)
+                parts.append(f"{os.path.relpath(path, package)}:{info.st_size}:{info.st_mtime_ns}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def _header(root: str) -> tuple:
+    return (FORMAT, __version__, sys.hexversion, _code_mark(), os.path.realpath(root))
+
+
+# -- documents as tuples ----------------------------------------------------------------------
+
+def doc_row(doc: Doc) -> tuple:
+    row = [getattr(doc, name) for name in _FIELDS]
+    for at, _ in _NESTED_AT:
+        row[at] = tuple(tuple(getattr(item, f) for f in item.__slots__) for item in row[at])
+    return tuple(row)
+
+
+def row_doc(row: tuple) -> Doc:
+    values = list(row)
+    for at, kind in _NESTED_AT:
+        if values[at]:
+            values[at] = tuple(starmap(kind, values[at]))
+    return Doc(*values)
+
+
+def _marshallable(value: Any) -> bool:
+    try:
+        marshal.dumps(value)
+    except ValueError:  # e.g. a YAML date in the frontmatter
+        return False
+    return True
+
+
+# -- derived indexes --------------------------------------------------------------------------
+
+def _route_state(index: Any) -> tuple:
+    fields = {ident: (f.keys, f.purpose, f.title, f.sections) for ident, f in index.fields.items()}
+    postings = {term: (p.purpose, p.title, p.keys, p.key_ids, p.sections) for term, p in index.postings.items()}
+    return (index.ids, index.paths, fields, postings)
+
+
+def _restore_route(index: Any, state: tuple) -> None:
+    from .route import Postings, RouteFields
+    ids, paths, fields, postings = state
+    index.ids, index.paths = ids, paths
+    index.fields = {ident: RouteFields(*f) for ident, f in fields.items()}
+    out = {}
+    for term, (purpose, title, keys, key_ids, sections) in postings.items():
+        entry = out[term] = Postings()
+        entry.purpose, entry.title, entry.keys, entry.key_ids, entry.sections = purpose, title, keys, key_ids, sections
+    index.postings = out
+
+
+def _search_state(index: Any) -> tuple:
+    postings = {term: (ids.tobytes(), tfs.tobytes()) for term, (ids, tfs) in index.postings.items()}
+    return (index.ids, index.paths, index.lengths, index.unique, index.headings, index.meta, index.keys,
+            postings, index.live, index.total_length, index.dead_postings, index.total_postings)
+
+
+def _restore_search(index: Any, state: tuple) -> None:
+    (index.ids, index.paths, index.lengths, index.unique, index.headings, index.meta, index.keys,
+     postings, index.live, index.total_length, index.dead_postings, index.total_postings) = state
+    out = {}
+    for term, (ids, tfs) in postings.items():
+        a, b = array("i"), array("i")
+        a.frombytes(ids)
+        b.frombytes(tfs)
+        out[term] = (a, b)
+    index.postings = out
+
+
+KINDS = {"route.index": (_route_state, _restore_route), "search.index": (_search_state, _restore_search)}
+
+
+def vocabulary_mark(bank: Bank) -> str:
+    """What the derived indexes depend on besides the documents: the bank's vocabulary rows."""
+    from .lang import VOCABULARY_PATH
+    text = bank.dna_texts.get(VOCABULARY_PATH) or ""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def restore(index: Any, bank: Bank) -> bool:
+    """Fill a fresh derived index from the bank's loaded snapshot, when no file changed since it was saved.
+
+    After a change the index is built in full (from the cached documents): an index updated in place
+    keeps its replaced documents' postings until it compacts and numbers new documents last, which
+    moves idf and the order of ties, so it would not answer exactly as a fresh build does.
+    """
+    snapshot = bank.snapshot
+    if snapshot is None or bank.since_seed is None or bank.since_seed:
+        return False
+    found = snapshot["indexes"].get(index.cache_key)
+    kind = KINDS.get(index.cache_key)
+    if found is None or kind is None or found[0] != vocabulary_mark(bank):
+        return False
+    snapshot["indexes"][index.cache_key] = None  # restored once; the state now lives in the index
+    from .lang import lexicon_for
+    index.lexicon = lexicon_for(bank)
+    index._reset()
+    try:
+        with bulk():
+            kind[1](index, found[1])
+    except (TypeError, ValueError):
+        index._reset()
+        return False
+    index.pending = set()
+    return True
+
+
+# -- load and save ----------------------------------------------------------------------------
+
+def load(bank: Bank) -> bool:
+    """Seed `bank` from its cache file; False (and nothing changed) when there is none usable."""
+    path = cache_file(str(bank.root))
+    if path is None:
+        return False
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return False
+    try:
+        with bulk():
+            return _seed(bank, data)
+    except Exception:  # noqa: BLE001 - a corrupt or foreign cache is rebuilt, never an error
+        return False
+
+
+def _seed(bank: Bank, data: bytes) -> bool:
+    if not data.startswith(MAGIC):
+        return False
+    size = int.from_bytes(data[len(MAGIC):len(MAGIC) + 4], "little")
+    start = len(MAGIC) + 4
+    header = marshal.loads(data[start:start + size])
+    if header != _header(str(bank.root)):
+        return False
+    stamps, rows, dna_texts, indexes = marshal.loads(data[start + size:])
+    docs = {p: row_doc(row) for p, row in rows.items()}
+    if docs.keys() != stamps.keys() or not isinstance(dna_texts, dict) or not isinstance(indexes, dict):
+        return False
+    bank.seed(docs, stamps, dna_texts, {"indexes": indexes, "generation": None})
+    return True
+
+
+def save(bank: Bank) -> bool:
+    """Write the bank's index to its cache file when it changed since it was loaded; True if written."""
+    if bank.generation == 0 or not bank.root.is_dir():
+        return False
+    path = cache_file(str(bank.root))
+    if path is None:
+        return False
+    indexes = {}
+    mark = vocabulary_mark(bank)
+    for key, (state, _) in KINDS.items():
+        index = bank.cache.get(key)
+        if index is not None and index.pending == set() and index.lexicon is not None:
+            indexes[key] = (index, state)
+    snapshot = bank.snapshot
+    if (snapshot is not None and snapshot.get("generation") == bank.generation
+            and set(indexes) <= set(snapshot["indexes"])):
+        return False  # nothing new since the load
+    stamps = {}
+    rows = {}
+    for p, stamp in bank._stamps.items():
+        doc = bank.docs.get(p)
+        if doc is not None:
+            stamps[p] = stamp
+            rows[p] = doc_row(doc)
+    states = {key: (mark, state(index)) for key, (index, state) in indexes.items()}
+    dna = {p: t for p, t in bank.dna_texts.items() if p in stamps}
+    try:
+        body = marshal.dumps((stamps, rows, dna, states))
+    except ValueError:  # a value marshal cannot write (a YAML date): leave those documents out
+        for p in [p for p, row in rows.items() if not _marshallable(row)]:
+            del rows[p], stamps[p]
+            dna.pop(p, None)
+        try:
+            body = marshal.dumps((stamps, rows, dna, states))
+        except ValueError:
+            return False
+    if len(body) > MAX_FILE_BYTES:
+        return False
+    header = marshal.dumps(_header(str(bank.root)))
+    folder = os.path.dirname(path)
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=SUFFIX, dir=folder)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(MAGIC + len(header).to_bytes(4, "little") + header + body)
+            os.replace(temp, path)
+        except BaseException:
+            with _quiet():
+                os.unlink(temp)
+            raise
+    except OSError:
+        return False
+    bank.snapshot = {"indexes": {key: None for key in states}, "generation": bank.generation}
+    _prune(folder, keep=path)
+    return True
+
+
+def _prune(folder: str, keep: str) -> None:
+    """Remove the oldest cache files while the folder holds more than MAX_DIR_BYTES."""
+    try:
+        entries = []
+        with os.scandir(folder) as it:
+            for entry in it:
+                if entry.name.endswith(SUFFIX) and entry.is_file(follow_symlinks=False):
+                    info = entry.stat(follow_symlinks=False)
+                    entries.append((info.st_mtime_ns, info.st_size, entry.path))
+    except OSError:
+        return
+    total = sum(size for _, size, _ in entries)
+    for _, size, name in sorted(entries):
+        if total <= MAX_DIR_BYTES:
+            break
+        if name == keep:
+            continue
+        with _quiet():
+            os.unlink(name)
+        total -= size
+
+
+class _quiet:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: Any, exc: Any, tb: Any) -> bool:
+        return kind is not None and issubclass(kind, OSError)
