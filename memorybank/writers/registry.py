@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..bank import Bank
@@ -494,6 +495,33 @@ def update_entries(bank: Bank, tx: Transaction, doc_path: str, old: str, new: st
     return changed
 
 
+def _map_link_targets(contents: list[str], start: int, change: Callable[[str], str]) -> list[str]:
+    """`contents` with every link target from line `start` on passed through `change`.
+
+    Inline links, images and reference definitions; lines inside fenced code are left alone.
+    """
+    plain = outside_fences(contents, start)
+    out = list(contents)
+    for index in range(start, len(contents)):
+        line = contents[index]
+        if not plain[index]:
+            continue
+        ref = _REF_DEF.match(line)
+        if ref:
+            out[index] = ref.group("lead") + change(ref.group("target")) + line[ref.end():]
+            continue
+        if "](" not in line:
+            continue
+        pieces, last = [], 0
+        for match in _LINK.finditer(line):
+            pieces.append(line[last:match.start("target")])
+            pieces.append(change(match.group("target")))
+            last = match.end("target")
+        pieces.append(line[last:])
+        out[index] = "".join(pieces)
+    return out
+
+
 def rewrite_links(contents: list[str], start: int, old_path: str, new_path: str) -> list[str]:
     """Relative link targets in a body moved from `old_path` to `new_path`, re-aimed at the same files.
 
@@ -515,27 +543,7 @@ def rewrite_links(contents: list[str], start: int, old_path: str, new_path: str)
             moved += "#" + anchor
         return f"<{moved}>" if raw.startswith("<") else moved
 
-    plain = outside_fences(contents, start)
-    out = list(contents)
-    for index in range(start, len(contents)):
-        line = contents[index]
-        if not plain[index]:
-            continue
-        ref = _REF_DEF.match(line)
-        if ref:
-            out[index] = ref.group("lead") + move(ref.group("target")) + line[ref.end():]
-            continue
-        if "](" not in line:
-            continue
-        pieces = []
-        last = 0
-        for match in _LINK.finditer(line):
-            pieces.append(line[last:match.start("target")])
-            pieces.append(move(match.group("target")))
-            last = match.end("target")
-        pieces.append(line[last:])
-        out[index] = "".join(pieces)
-    return out
+    return _map_link_targets(contents, start, move)
 
 
 def retarget_links(contents: list[str], start: int, file_path: str, old_path: str, new_path: str) -> list[str]:
@@ -557,23 +565,4 @@ def retarget_links(contents: list[str], start: int, file_path: str, old_path: st
             moved += "#" + anchor
         return f"<{moved}>" if raw.startswith("<") else moved
 
-    plain = outside_fences(contents, start)
-    out = list(contents)
-    for index in range(start, len(contents)):
-        line = contents[index]
-        if not plain[index]:
-            continue
-        ref = _REF_DEF.match(line)
-        if ref:
-            out[index] = ref.group("lead") + aim(ref.group("target")) + line[ref.end():]
-            continue
-        if "](" not in line:
-            continue
-        pieces, last = [], 0
-        for match in _LINK.finditer(line):
-            pieces.append(line[last:match.start("target")])
-            pieces.append(aim(match.group("target")))
-            last = match.end("target")
-        pieces.append(line[last:])
-        out[index] = "".join(pieces)
-    return out
+    return _map_link_targets(contents, start, aim)
