@@ -442,11 +442,16 @@ def _read_frontmatter(lines: list[str], block: str, close: int) -> tuple[dict[st
 
 
 def parse_document(path: str, data: bytes, mtime_ns: int = 0,
-                   layer_map: Mapping[str, str] | None = None) -> Doc:
-    """Parse raw file bytes into a `Doc`. Never raises on content: problems land in `parse_error`."""
+                   layer_map: Mapping[str, str] | None = None, whole: tuple[int, int] | None = None) -> Doc:
+    """Parse raw file bytes into a `Doc`. Never raises on content: problems land in `parse_error`.
+
+    `whole` is `(size, line count)` of the file when `data` is only its head (whole lines of a file
+    over BODY_INDEX_MAX, see `bank._read_head`): such a file's body is not indexed, so its head is all
+    the parse needs; a frontmatter not closed within the head is over its cap and read line by line.
+    """
     errors: list[str] = []
     bad_line = 1  # where the first error is: the first byte that is not UTF-8, else line 1
-    size = len(data)
+    size = len(data) if whole is None else whole[0]
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -458,7 +463,10 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
     if "\x00" in text:
         errors.append("contains NUL bytes; is this a binary file?")
     newline = "\r\n" if "\r\n" in text[:4096] else "\n"
-    line_count = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+    if whole is None:
+        line_count = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+    else:
+        line_count = whole[1]
     meta: dict[str, Any] = {}
     has_frontmatter = False
     body_offset = 0
@@ -469,7 +477,18 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
     head = _OPEN.match(text)
     if head:
         end_match = _CLOSE.search(text, head.end())
-        if end_match is None:
+        if end_match is None and whole is not None:  # the close lies past the head, so the block is over its
+            block = text[head.end():].replace("\r\n", "\n")  # cap: read its start line by line, as below
+            kept = block[:FRONTMATTER_MAX].rpartition("\n")[0]
+            has_frontmatter = True
+            fm_lines = ["---", *kept.split("\n")] if kept else ["---"]
+            errors.insert(0, f"frontmatter is over the {FRONTMATTER_MAX:,}-character limit (not closed in the "
+                             f"first {len(data):,} bytes); its first {len(fm_lines) - 1:,} lines were read "
+                             "line by line")
+            key_lines = _key_lines(fm_lines, len(fm_lines))
+            meta, error_line = lenient_frontmatter(kept), 2
+            body_offset = len(text)
+        elif end_match is None:
             errors.append("frontmatter opened on line 1 is never closed by a `---` line")
         else:
             has_frontmatter = True

@@ -82,3 +82,50 @@ def test_a_warm_server_after_an_edit_answers_as_a_cold_cli(tmp_path):
     for got, want in zip(served, cold):
         got.pop("refresh_ms", None), want.pop("refresh_ms", None)
         assert got == want
+
+
+def test_a_file_over_the_body_limit_is_parsed_by_its_head_and_hashed_whole(tmp_path, monkeypatch):
+    from memorybank import bank as bank_module
+    from memorybank.confined import version_of
+    from memorybank.limits import BODY_INDEX_MAX
+    from memorybank.parse import parse_document
+    root = tmp_path / "bank"
+    root.mkdir()
+    # a three-byte character straddles every 1 MB read and the head's cut
+    filler = "## Чанк 界\n\nLine of prose with 界 in it.\n" * (BODY_INDEX_MAX // 40 + 1)
+    data = ("---\ntitle: Big\npurpose: A large log.\nderived_from:\n  - other.md\n---\n# Big\n\n"
+            + filler + "tail without newline").encode()
+    assert len(data) > BODY_INDEX_MAX
+    (root / "big.md").write_bytes(data)
+    seen: list[int] = []
+
+    def parse(path, head, *args, **kwargs):
+        seen.append(len(head))
+        return parse_document(path, head, *args, **kwargs)
+
+    monkeypatch.setattr(bank_module, "parse_document", parse)
+    monkeypatch.setenv("MEMORYBANK_CACHE", "off")
+    bank = Bank(root)
+    bank.refresh()
+    doc = bank.docs["big.md"]
+    assert len(seen) == 1 and seen[0] <= bank_module.HEAD_BYTES < len(data)  # the head only
+    eager = parse_document("big.md", data, doc.mtime_ns, bank.layers.layer_map)
+    assert doc.version == version_of(data)
+    fields = [name for name in doc.__dataclass_fields__ if name != "version"]
+    assert {n: getattr(doc, n) for n in fields} == {n: getattr(eager, n) for n in fields}
+    assert doc.metadata_only and "only its frontmatter is indexed" in doc.limit_note
+    assert doc.bytes == len(data) and doc.line_count == data.count(b"\n") + 1 and doc.parse_error is None
+
+
+def test_a_frontmatter_not_closed_in_a_big_files_head_is_read_line_by_line(tmp_path, monkeypatch):
+    from memorybank.limits import FRONTMATTER_MAX
+    root = tmp_path / "bank"
+    root.mkdir()
+    lines = "".join(f"key{i}: value {i}\n" for i in range(FRONTMATTER_MAX // 4))
+    (root / "wide.md").write_text("---\ntitle: Wide\n" + lines * 3 + "---\n# Wide\n", encoding="utf-8")
+    monkeypatch.setenv("MEMORYBANK_CACHE", "off")
+    bank = Bank(root)
+    bank.refresh()
+    doc = bank.docs["wide.md"]
+    assert doc.title == "Wide" and doc.frontmatter["key0"] == "value 0" and doc.metadata_only
+    assert f"over the {FRONTMATTER_MAX:,}-character limit" in doc.parse_error
