@@ -365,8 +365,8 @@ class Bank:
                 return None
             data = snap.data
         self.parse_count += 1
-        doc = parse_document(path, data, stamp[0], self.layers.layer_map, whole=whole)
-        doc = replace(doc, version=version or version_of(data))
+        doc = parse_document(path, data, stamp[0], self.layers.layer_map, whole=whole,
+                             version=version or version_of(data))
         if path.startswith("dna/"):
             self.dna_texts[path] = data.decode("utf-8", errors="replace")
         return doc
