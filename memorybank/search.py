@@ -67,7 +67,7 @@ class SearchIndex(DerivedIndex):
         self.paths: list[str | None] = []
         self.lengths: list[int] = []
         self.unique: list[int] = []
-        self.saturated: dict[str, tuple[tuple, dict[int, float]]] = {}  # routing's per-term memo (evidence.py)
+        self.saturated: dict[str, tuple[tuple, dict[int, float], int]] = {}  # routing's per-term memo (evidence.py)
         self.headings: dict[str, dict[int, int]] = {}  # term -> id -> count in heading lines (routing evidence)
         self.meta: list[tuple[frozenset[str], frozenset[str]]] = []  # title and purpose terms
         self.keys: list[frozenset[str]] = []  # canonical_for terms (routing's body evidence skips them)
