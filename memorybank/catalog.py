@@ -402,3 +402,20 @@ def see_for(face: str, name: str) -> str:
         if action.resource:
             return f"the {action.resource} resource"
     return f"`mcp-memorybank {action.cli_name}`"
+
+
+def param_for(face: str, name: str, action: str | None = None) -> str:
+    """How a face spells a parameter a message names: `base_version` over MCP, `--base-version` in the CLI.
+
+    In the CLI the running action's own spelling wins (`status` is an option of `route` but the
+    STATUS argument of `set-status`); else the first action that declares the parameter.
+    """
+    if face == "mcp":
+        return name
+    ordered = ([BY_NAME[action]] if action in BY_NAME else []) + list(ACTIONS)
+    param = next((p for a in ordered for p in a.params if p.name == name), None)
+    if param is None:
+        return name
+    if param.arg:
+        return (param.metavar or param.name.upper()).strip("[].")
+    return f"--no-{param.option}" if param.type == "boolean" and param.default is True else f"--{param.option}"

@@ -21,8 +21,8 @@ from typing import Any
 import click
 
 from . import __version__
-from .catalog import ACTIONS, BY_COMMAND, BY_NAME, NO_DEFAULT, Action, Param, parse_groups, see_for
-from .errors import BankError, clip, shown
+from .catalog import ACTIONS, BY_COMMAND, BY_NAME, NO_DEFAULT, Action, Param, parse_groups
+from .errors import BankError, clip
 
 PROG = "mcp-memorybank"
 BANK_FOLDER = "memory_bank"
@@ -176,7 +176,13 @@ def _call(action: Action, root: str, values: dict[str, Any], as_json: bool, one_
                 raise BankError(f"{subject.root} is a file, not a bank folder; give the bank folder.")
             raise BankError(f"No bank at {subject.root}: the folder does not exist. Give the bank folder "
                             "(--root), or create one.", see="init")
-    result = action.capability("cli")(subject, **kwargs)
+    try:
+        result = action.capability("cli")(subject, **kwargs)
+    except BankError as exc:
+        _refusal(exc, as_json, action.name)
+    from . import faces
+
+    result = faces.result(result, "cli", action.name)
     if one_shape and action.name == "read" and "documents" not in result:
         result = {"documents": [result], "bytes": len(result.get("content", "").encode("utf-8"))}
     style = _style(sys.stdout.isatty() and not as_json and not os.environ.get("NO_COLOR"))
@@ -558,11 +564,12 @@ _complete_flag_form()
 
 # -- entry point ------------------------------------------------------------------------------
 
-def _refusal(exc: BankError, as_json: bool) -> None:
-    message = clip(shown(exc, lambda name: see_for("cli", name)))
+def _refusal(exc: BankError, as_json: bool, action: str | None = None) -> None:
+    from . import faces
+
+    message = clip(faces.refusal(exc, "cli", action))
     if as_json:
-        click.echo(json.dumps({"error": {"message": message,
-                                         "see": [BY_NAME[name].cli_name for name in exc.see]}},
+        click.echo(json.dumps({"error": {"message": message, "see": faces.see_names("cli", exc.see)}},
                               ensure_ascii=False, separators=(",", ":")))
     click.echo(f"{PROG}: {message}", err=True)
     sys.exit(2 if exc.param else 1)

@@ -37,7 +37,7 @@ def graph(bank: Bank, path: str, direction: str = "down", depth: int = 2, limit:
     """
     bank.refresh()
     if direction not in DIRECTIONS:
-        raise BankError(f"Unknown direction: {direction!r}. Use one of: up, down, both.")
+        raise BankError(f"Unknown direction: {direction!r}. Use one of: up, down, both.", param="direction")
     if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
         raise BankError(f"depth must be a whole number from 1 to {MAX_DEPTH} (got {depth!r}).")
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:

@@ -80,7 +80,8 @@ def _check_place(project: Path, rel: str, bank: Path) -> None:
     real_bank = os.path.realpath(bank)
     if os.path.commonpath([real_bank, os.path.realpath(project / rel)]) == real_bank:
         raise BankError(f"Refusing to write {rel}: it would land inside the bank ({real_bank}), where it would be "
-                        "indexed as a document. Pass --project DIR (a folder outside the bank); nothing was written.")
+                        "indexed as a document. Pass `{project}` (a folder outside the bank); nothing was written.",
+                        names=("project",))
     folder = project
     for part in rel.split("/")[:-1]:
         folder = folder / part
@@ -362,7 +363,7 @@ def _plan_claude_md(project: Path, bank_label: str) -> _Plan:
         plan.changes.append(f"+ {BEGIN} usage paragraph {END} (appended)")
         return plan
     if found.digest is not None:  # `--deliver` keeps this block (the usage paragraph and the rules) current
-        plan.note = "memorybank block maintained by --deliver"
+        plan.note = "memorybank block maintained by delivery"
         return plan
     start, stop = found.start, found.stop
     if text[start:stop] == block:
@@ -439,11 +440,13 @@ def install(root: str | os.PathLike[str], project: str | os.PathLike[str] | None
         try:
             plans.append(make())
         except BankError as exc:
-            problems.append(exc.message)
+            problems.append(exc)
     if len(problems) == 1:
-        raise BankError(problems[0])
+        raise problems[0]
     if problems:
-        raise BankError(f"{len(problems)} files need fixing first: " + " ".join(problems))
+        raise BankError(f"{len(problems)} files need fixing first: " + " ".join(p.message for p in problems),
+                        see=tuple(dict.fromkeys(s for p in problems for s in p.see)),
+                        names=[n for p in problems for n in p.names])
     if not dry_run:
         writes = {plan.path: plan.new_text.encode("utf-8") for plan in plans if plan.new_text is not None}
         try:

@@ -148,6 +148,6 @@ def test_a_refusal_names_the_actions_it_points_at_in_the_clis_words():
 def test_read_option_conflicts_are_the_capabilitys_refusals():
     # The rule lives in read(); the CLI only reports it (exit 1, nothing written).
     both = run_cli("--root", str(FIXTURE), "--read", "README.md", "--section", "Goals", "--lines", "1-3")
-    assert both.returncode == 1 and "Give either `section` or `lines`, not both." in both.stderr
+    assert both.returncode == 1 and "Give either `--section` or `--lines`, not both." in both.stderr
     batch = run_cli("--root", str(FIXTURE), "--read", "README.md", "--read", "domain/tax.md", "--lines", "1-2")
-    assert batch.returncode == 1 and "`lines` works with one path" in batch.stderr
+    assert batch.returncode == 1 and "`--lines` works with one path" in batch.stderr

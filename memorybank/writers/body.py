@@ -83,9 +83,11 @@ def edit(bank: Bank, path: str, find: str, replace: str, section: str | None = N
         at_version(doc, base_version)
         template_guard(doc)
         if not isinstance(find, str) or find == "":
-            raise refuse("find", "`find` is empty.", "Copy the exact text to replace from the document.", see="read")
+            raise refuse("find", "`{find}` is empty.", "Copy the exact text to replace from the document.", see="read",
+                         names=("find",))
         if not isinstance(replace, str):
-            raise refuse("replace", "`replace` is missing.", "Pass the new text (may be empty to delete).")
+            raise refuse("replace", "`{replace}` is missing.", "Pass the new text (may be empty to delete).",
+                         names=("replace",))
         no_nul("replace", replace)
         text = load(tx, doc.path)
         close = text.frontmatter_close()
@@ -109,7 +111,8 @@ def edit(bank: Bank, path: str, find: str, replace: str, section: str | None = N
                          "Read the document first and copy the exact text, whitespace included.", see="read")
         if count > 1:
             raise refuse("find", f'"{find[:80]}" occurs {count} times in {doc.path}{where}.',
-                         "Add surrounding context to `find` so it matches once, or name a `section`.")
+                         "Add surrounding context to `{find}` so it matches once, or name a `{section}`.",
+                         names=("find", "section"))
         offset = region.index(needle)
         head = "".join(text.lines[:first]) + region[:offset]
         rebuilt = head + swap + region[offset + len(needle):] + "".join(text.lines[last:])
@@ -143,9 +146,10 @@ def update_section(bank: Bank, path: str, section: str, content: str | None = No
         template_guard(doc)
         given = check_body(content, content_file, "content")
         if given is None:
-            raise refuse("content", "neither `content` nor `content_file` was given.", "Pass the new section text.")
+            raise refuse("content", "neither `{content}` nor `{content_file}` was given.", "Pass the new section text.",
+                         names=("content", "content_file"))
         if mode not in ("replace", "append"):
-            raise refuse("mode", f"`{mode}` is not a mode.", "Use `replace` or `append`.")
+            raise refuse("mode", f"`{mode}` is not a mode.", "Use `replace` or `append`.", param="mode")
         text = load(tx, doc.path)
         seen = parse_document(doc.path, text.encode())  # the sections of the text read, not the index's lines
         found = resolve_section(seen.sections, section, doc.path)

@@ -218,10 +218,12 @@ def set_list(bank: Bank, path: str, field: str, add: Any = None, remove: Any = N
         template_guard(doc)
         field = one_line("field", field)
         if field not in LIST_FIELDS:
-            raise refuse("field", f"`{field}` is not a governed list.", f"Use one of: {', '.join(LIST_FIELDS)}.")
+            raise refuse("field", f"`{field}` is not a governed list.", f"Use one of: {', '.join(LIST_FIELDS)}.",
+                         param="field")
         adds, removes = as_list(add, "add"), as_list(remove, "remove")
         if not adds and not removes:
-            raise refuse("items", "nothing to add or remove.", "Pass `add` and/or `remove` items.")
+            raise refuse("items", "nothing to add or remove.", "Pass `{add}` and/or `{remove}` items.",
+                         names=("add", "remove"))
         text = load(tx, doc.path)
         raw = read_block(text).get(field)
         current: list[Any] = [] if raw is None else (list(raw) if isinstance(raw, list) else [raw])
