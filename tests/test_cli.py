@@ -95,7 +95,7 @@ def test_usage_errors_exit_2_with_one_line(tmp_path):
     (["--validate", "--dry-run"], "--dry-run does nothing with --validate"),
     (["--create", "x.md", "--kind", "note", "--title", "X", "--purpose", "P.", "--to", "y/"],
      "--to does nothing with --create; it goes with --promote"),
-    (["--read", "README.md", "--read", "domain/tax.md", "--max-bytes", "0"], "0 is not in the range x>=1"),
+    (["--read", "README.md", "--read", "domain/tax.md", "--max-bytes", "0"], "0 is not in the range 1<=x<=40000"),
 ])
 def test_an_option_the_action_would_ignore_is_a_usage_error_and_writes_nothing(tmp_path, args, message):
     # A forgotten action flag used to start the MCP server and wait on stdin; a stray option was ignored.

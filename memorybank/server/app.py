@@ -30,9 +30,8 @@ from mcp.server.subscriptions import (
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
-from .. import __version__, overview
+from .. import __version__, faces, overview
 from ..bank import Bank, bank_for
-from .. import faces
 from ..errors import BankError, clip
 from ..jsonout import dumps
 from ..mode import decide_mode
