@@ -221,30 +221,6 @@ def hook_program(server: str) -> str:
     return str(beside) if beside.is_file() else HOOK_COMMAND
 
 
-def _plan_mcp(project: Path, bank: Path, root_arg: str, warnings: list[str], command: str = SERVER_COMMAND) -> _Plan:
-    path = project / ".mcp.json"
-    plan = _Plan(".mcp.json", path, path.exists())
-    doc = _JsonFile(_read_text(path, plan.rel), plan.rel)
-    servers = doc.get(("mcpServers",), dict) or {}
-    present = [name for name, entry in servers.items() if _serves_bank(entry, project, bank)]
-    if present:
-        plan.note = f"mcpServers.{present[0]} already serves this bank"
-        return plan
-    if SERVER_NAME in servers:
-        warnings.append(f".mcp.json: mcpServers.{SERVER_NAME} exists with other settings "
-                        f"({_compact(servers[SERVER_NAME])}); kept as it is. Delete it and re-run to replace it.")
-        plan.note = f"mcpServers.{SERVER_NAME} kept (differs)"
-        return plan
-    entry = {"command": command, "args": ["--root", root_arg]}
-    if "mcpServers" in doc.data:
-        doc.insert(("mcpServers",), entry, SERVER_NAME)
-    else:
-        doc.insert((), {SERVER_NAME: entry}, "mcpServers")
-    plan.changes.append(f"+ mcpServers.{SERVER_NAME} = {_compact(entry)}")
-    plan.new_text = doc.dumps()
-    return plan
-
-
 def _hook_words(command: str) -> tuple[dict[str, str], list[str]]:
     """A hook command split into its leading `NAME=value` assignments and its words."""
     try:
@@ -427,7 +403,7 @@ def install(root: str | os.PathLike[str], project: str | os.PathLike[str] | None
                         "it will never fire here. Run `git init` (and commit) in the project.")
     makers = []
     if "claude" in chosen:
-        makers += [lambda: _plan_mcp(proj, bank, root_arg, warnings, command),
+        makers += [lambda: _plan_client(proj, bank, "claude", root_arg, warnings, command),
                    lambda: _plan_settings(proj, claude_hook_root(bank, proj, root_arg), bank,
                                                   hook_program(command))]
         if claude_md:
@@ -478,16 +454,20 @@ def serves_bank(entry: Any, project: Path, bank: Path) -> bool:
 
 def _plan_client(project: Path, bank: Path, agent: str, root_arg: str, warnings: list[str],
                  command: str = SERVER_COMMAND) -> _Plan:
-    """One editor's project MCP file: our server entry added beside the others (see `clients`)."""
+    """One agent's project MCP file (`.mcp.json` for claude): our server entry added beside the others.
+
+    Claude Code's `.mcp.json` knows no `${workspaceFolder}`, so its entries are matched unexpanded.
+    """
     from .clients import CLIENTS
 
     client = CLIENTS[agent]
+    serves = _serves_bank if agent == "claude" else serves_bank
     path = project / client.file
     plan = _Plan(client.file, path, path.exists())
     doc = _JsonFile(_read_text(path, plan.rel), plan.rel)
     key = client.servers_key
     servers = doc.get((key,), dict) or {}
-    present = [name for name, entry in servers.items() if serves_bank(entry, project, bank)]
+    present = [name for name, entry in servers.items() if serves(entry, project, bank)]
     if present:
         plan.note = f"{key}.{present[0]} already serves this bank"
         return plan
