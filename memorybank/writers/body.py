@@ -10,10 +10,10 @@ from ..parse import parse_document
 from ..records import Doc
 from .create import check_body
 from .files import Text
-from .gates import at_version, no_nul, refuse, template_guard
+from .gates import no_nul, refuse
 from .markdown import body_lines
 from .registry import outside_fences
-from .session import load, result, writing
+from .session import editing, load, result
 
 CONTEXT_LINES = 2
 
@@ -78,10 +78,7 @@ def edit(bank: Bank, path: str, find: str, replace: str, section: str | None = N
     changed, …}`: the 1-based line where the change starts and a few lines of the result around it.
     """
     warnings: list[str] = []
-    with writing(bank, dry_run) as tx:
-        doc = bank.doc(path)
-        at_version(doc, base_version)
-        template_guard(doc)
+    with editing(bank, path, dry_run, base_version) as (tx, doc):
         if not isinstance(find, str) or find == "":
             raise refuse("find", "`{find}` is empty.", "Copy the exact text to replace from the document.", see="read",
                          names=("find",))
@@ -140,10 +137,7 @@ def update_section(bank: Bank, path: str, section: str, content: str | None = No
     link to a bank document that does not exist is a warning.
     """
     warnings: list[str] = []
-    with writing(bank, dry_run) as tx:
-        doc = bank.doc(path)
-        at_version(doc, base_version)
-        template_guard(doc)
+    with editing(bank, path, dry_run, base_version) as (tx, doc):
         given = check_body(content, content_file, "content")
         if given is None:
             raise refuse("content", "neither `{content}` nor `{content_file}` was given.", "Pass the new section text.",

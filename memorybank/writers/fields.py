@@ -18,7 +18,6 @@ from .gates import (
     LIST_FIELDS,
     anchors_list,
     as_list,
-    at_version,
     declared,
     frontmatter_key,
     keys,
@@ -29,11 +28,10 @@ from .gates import (
     owned_elsewhere,
     refuse,
     resolve_edge,
-    template_guard,
 )
 from .markdown import heading
 from .registry import escape_inline, update_entries
-from .session import load, result, writing
+from .session import editing, load, result
 
 ENUM_SCALARS = ("delivery_status", "decision_status")
 
@@ -49,13 +47,9 @@ def set_status(bank: Bank, path: str, status: str, release_canonical: bool = Fal
     skip every gate. Returns `{path, status, previous, changed, released}`.
     """
     warnings: list[str] = []
-    with writing(bank, dry_run) as tx:
-        doc = bank.doc(path)
-        at_version(doc, base_version)
-        template_guard(doc)
-        if doc.in_inbox:
-            raise refuse("status", f"{doc.path} is an inbox note; inbox notes have no lifecycle.",
-                         "Promote it or discard it.", see=("promote", "discard"))
+    no_lifecycle = ("status", "is an inbox note; inbox notes have no lifecycle.", "Promote it or discard it.",
+                    ("promote", "discard"))
+    with editing(bank, path, dry_run, base_version, inbox=no_lifecycle) as (tx, doc):
         status = one_line("status", status)
         declared(bank, "status", status)
         previous = doc.status
@@ -103,10 +97,7 @@ def set_field(bank: Bank, path: str, field: str, value: Any, dry_run: bool = Fal
     `# ` heading when it equals the old title. Returns `{path, field, value, previous, changed, indexes}`.
     """
     warnings: list[str] = []
-    with writing(bank, dry_run) as tx:
-        doc = bank.doc(path)
-        at_version(doc, base_version)
-        template_guard(doc)
+    with editing(bank, path, dry_run, base_version) as (tx, doc):
         field = frontmatter_key("field", one_line("field", field))
         if field == "status":
             raise refuse("field", "status has its own gates.", "Change it through its own writer.", see="set_status")
@@ -212,10 +203,7 @@ def set_list(bank: Bank, path: str, field: str, add: Any = None, remove: Any = N
     Returns `{path, field, items, added, removed, changed}`.
     """
     warnings: list[str] = []
-    with writing(bank, dry_run) as tx:
-        doc = bank.doc(path)
-        at_version(doc, base_version)
-        template_guard(doc)
+    with editing(bank, path, dry_run, base_version) as (tx, doc):
         field = one_line("field", field)
         if field not in LIST_FIELDS:
             raise refuse("field", f"`{field}` is not a governed list.", f"Use one of: {', '.join(LIST_FIELDS)}.",
@@ -283,13 +271,8 @@ def review(bank: Bank, path: str, dry_run: bool = False, base_version: str | Non
     from .templates import today
 
     warnings: list[str] = []
-    with writing(bank, dry_run) as tx:
-        doc = bank.doc(path)
-        at_version(doc, base_version)
-        template_guard(doc)
-        if doc.in_inbox:
-            raise refuse("path", f"{doc.path} is an inbox note; it is not reviewed against code.",
-                         "Promote it first.", see="promote")
+    not_reviewed = ("path", "is an inbox note; it is not reviewed against code.", "Promote it first.", ("promote",))
+    with editing(bank, path, dry_run, base_version, inbox=not_reviewed) as (tx, doc):
         current = doc.frontmatter.get("reviewed")
         if isinstance(current, (list, dict)):
             raise refuse("reviewed", f"`reviewed` holds a list or mapping in {doc.path}, not a date.",
