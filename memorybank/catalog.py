@@ -180,20 +180,24 @@ _READ_PATH = {"anyOf": [{"type": "string"},
                             {"type": "object", "additionalProperties": False,  # no path: lands in `failed`
                              "properties": {"path": {"type": "string"}, "section": {"type": "string"}}}]}}]}
 
+
+
+def _query(name: str, description: str, asked: Param, limit: tuple[int, int], cli_help: str, example: str,
+           *more: Param) -> Action:
+    """route and search: what is asked (the positional), a limit (default, max) and the filters."""
+    return Action(name, f"{name}:{name}", description,
+                  (asked, _i("limit", "Max results.", limit[0], 1, limit[1]), *FILTERS, *more),
+                  group="find", read_only=True, example=example, flag=name, cli_help=cli_help)
+
+
 ACTIONS: tuple[Action, ...] = (
-    Action("route", "route:route",
-           "Rank documents by metadata and body text. Call before opening bank files; "
+    _query("route", "Rank documents by metadata and body text. Call before opening bank files; "
            "ask as the user asked, any language.",
-           (_s("question", "As asked.", required=True, arg=True, metavar="QUESTION", flag=""),
-            _i("limit", "Max results.", 5, 1, 25), *FILTERS),
-           group="find", read_only=True, example='route "how are refunds approved?"', flag="route",
-           cli_help="Rank documents by metadata and body text for a question."),
-    Action("search", "search:search",
-           "Search bodies for a literal (identifier, error text); gives path, line, excerpt.",
-           (_s("query", "Literal or words.", required=True, arg=True, metavar="QUERY", flag=""),
-            _i("limit", "Max results.", 10, 1, 50), *FILTERS),
-           group="find", read_only=True, example="search INVOICE_LOCKED", flag="search",
-           cli_help="Find where words or literals occur in bodies."),
+           _s("question", "As asked.", required=True, arg=True, metavar="QUESTION", flag=""), (5, 25),
+           "Rank documents by metadata and body text for a question.", 'route "how are refunds approved?"'),
+    _query("search", "Search bodies for a literal (identifier, error text); gives path, line, excerpt.",
+           _s("query", "Literal or words.", required=True, arg=True, metavar="QUERY", flag=""), (10, 50),
+           "Find where words or literals occur in bodies.", "search INVOICE_LOCKED"),
     Action("read", "read:read",
            "Read a body, one ## section or a line range; a list reads a batch (≤40,000 bytes). "
            "Its version: writers' base_version.",
