@@ -1,4 +1,4 @@
-"""`bank_graph` (§8.1): breadth-first over `derived_from`, plus text, Mermaid and DOT renderers.
+"""`bank_graph` (§8.1): breadth-first over `derived_from` (its text, Mermaid and DOT renderers are in `render`).
 
 Edges always point the way `derived_from` does: `{from: A, to: B}` means A derives from B (B is
 upstream). `up` follows edges forwards (what the document builds on), `down` follows them backwards
