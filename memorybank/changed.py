@@ -44,7 +44,8 @@ def changed(bank: Bank, since: str) -> dict:
     """What changed in the bank since a git ref or an ISO date (§8.3)."""
     bank.refresh()
     if not isinstance(since, str) or not since.strip():
-        raise BankError("`since` is empty: give a git ref (HEAD~5, main, v1.2.0) or an ISO date (2026-01-31).")
+        raise BankError("`{since}` is empty: give a git ref (HEAD~5, main, v1.2.0) or an ISO date (2026-01-31).",
+                        names=("since",))
     since = since.strip()
     top = bank_top(bank)
     if _DATE.match(since):

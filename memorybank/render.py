@@ -493,6 +493,9 @@ def uninstall(result: dict[str, Any], style: Style = plain) -> str:
         lines.append("nothing of memorybank's found")
     lines += [f"removed empty folder {f}" for f in result["folders"]]
     lines += [style(f"note: {n}", fg="yellow") for n in result["notes"]]
+    refused = sum(f["action"] == "refused" for f in result["files"])
+    if refused:
+        lines.append(style(f"refused {count(refused, 'file')} edited by hand; --force removes them", fg="red"))
     if result["dry_run"]:
         lines.append("dry run: nothing written")
     return "\n".join(lines)
