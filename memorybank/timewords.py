@@ -101,16 +101,16 @@ _ZH_UNIT = r"(?P<u>天|日|周|个星期|星期|个礼拜|礼拜|个月|年)"
 _EN_POINT = (rf"(?:(?P<iso>\d{{4}}-\d{{2}}-\d{{2}})|(?P<ym>{_YEAR})-(?P<mm>\d{{2}})"
              rf"|{_EN_MONTH}\.?(?:\s+(?P<y_en>{_YEAR}))?"
              rf"|(?P<y>{_YEAR})|(?P<rel>(?:the\s+)?(?:last|latest|previous)\s+(?:release|tag|version))"
-             rf"|(?P<tag>v\d+(?:\.\d+)*(?:[\w.\-]*\w)?))")
+             rf"|(?P<tag>v\d+(?:\.\d+)*(?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?))")
 _RU_POINT = (rf"(?:(?P<iso>\d{{4}}-\d{{2}}-\d{{2}})|(?P<ym>{_YEAR})-(?P<mm>\d{{2}})"
              rf"|(?:(?P<d_ru>\d{{1,2}})\s+)?{_RU_MONTH}(?:\s+(?P<y_ru>{_YEAR})(?:\s*(?:года|год|г\.?))?)?"
              rf"|(?P<y>{_YEAR})(?:\s*(?:года|году|г\.?))?"
              rf"|(?P<rel>(?:последнего|прошлого|предыдущего)\s+(?:релиза|тега|выпуска)|(?:последней|прошлой|предыдущей)\s+версии)"  # noqa: E501
-             rf"|(?P<tag>v\d+(?:\.\d+)*(?:[\w.\-]*\w)?))")
+             rf"|(?P<tag>v\d+(?:\.\d+)*(?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?))")
 _ZH_POINT = (rf"(?:(?P<iso>\d{{4}}-\d{{2}}-\d{{2}})|(?P<ym>{_YEAR})-(?P<mm>\d{{2}})"
              rf"|(?:(?P<y_zh>{_YEAR})年)?(?P<m_zh>{_ZH_NUM})月(?:(?P<d_zh>{_ZH_NUM})[日号])?|(?P<y>{_YEAR})年"
              rf"|(?P<rel>上次发布|上一次发布|上个版本|上一个版本|上次发版|最近一次发布|上个发布)"
-             rf"|(?P<tag>v\d+(?:\.\d+)*(?:[\w.\-]*\w)?))")
+             rf"|(?P<tag>v\d+(?:\.\d+)*(?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?))")
 
 # (pattern, kind) in the order they are tried; earlier (longer) forms win overlaps.
 _SPECS: list[tuple[str, str]] = [
@@ -389,7 +389,7 @@ def expression(value: str, now: _dt.date | None = None) -> Window | None:
         window, rest = find(candidate, now)
         if window is not None and not rest.strip(" ,.;:!?？。，"):
             return replace(window, words=text)
-    if re.fullmatch(r"v\d+(?:\.\d+)*(?:[\w.\-]*\w)?", text):
+    if re.fullmatch(r"v\d+(?:\.\d+)*(?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?", text):
         return Window(None, None, text, tag=text)
     return None
 
