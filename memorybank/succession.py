@@ -1,8 +1,9 @@
 """Superseded decisions (issue 19): a why-question answered by an ADR another ADR replaced gets the current one first.
 
-A decision is superseded when its frontmatter says `superseded_by: X`, when another document says
-`supersedes: X` (a string or a list) naming it, or when its `decision_status` is `superseded` and
-one of those links exists. X is a path (relative to the declaring document or the bank root, `.md`
+A decision is superseded when its frontmatter says `superseded_by: X`, or another document says
+`supersedes: X` (a string or a list) naming it. One marked only `decision_status: superseded` is
+taken as replaced by the best-ranked newer, not superseded decision in the same answer (by
+document time, `doctime`), if there is one. X is a path (relative to the declaring document or the bank root, `.md`
 optional) or a decision's id (`ADR-003`: a document whose file name starts with it). The chain is
 followed to the current decision (at most `MAX_CHAIN` steps; a cycle stops it).
 
@@ -76,6 +77,27 @@ def successors(bank: Bank) -> dict[str, str]:
     return out
 
 
+def _superseded(bank: Bank, path: str) -> bool:
+    doc = bank.docs.get(path)
+    return doc is not None and (doc.decision_status or "").lower() == "superseded"
+
+
+def _by_status(bank: Bank, results: list[dict], marked: list[str]) -> dict[str, str]:
+    """For decisions marked superseded with no link: the best-ranked newer, current decision in the answer."""
+    from .doctime import doc_times, is_decision
+
+    times = doc_times(bank)
+    out: dict[str, str] = {}
+    for path in marked:
+        for row in results:
+            other = bank.docs.get(row["path"])
+            if (other is not None and row["path"] != path and is_decision(other)
+                    and not _superseded(bank, row["path"]) and times[row["path"]].day > times[path].day):
+                out[path] = row["path"]
+                break
+    return out
+
+
 def chain(links: dict[str, str], path: str) -> list[str]:
     """`[path, its successor, …, the current decision]`, stopping at a cycle or MAX_CHAIN steps."""
     seen = [path]
@@ -91,6 +113,9 @@ def current_first(bank: Bank, answer: dict, limit: int) -> dict:
     """Put each superseded result's current decision just above it, naming the chain (module doc)."""
     links = successors(bank)
     results = answer.get("results") or []
+    marked = [r["path"] for r in results if r["path"] not in links and _superseded(bank, r["path"])]
+    if marked:
+        links = {**links, **_by_status(bank, results, marked)}
     if not links or not any(r["path"] in links for r in results):
         return answer
     from .route import TITLE_MAX, _clip, _unprefixed

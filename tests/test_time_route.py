@@ -239,3 +239,19 @@ def test_git_dates_are_the_committers_calendar_dates(built: Repo) -> None:
     bank = built.bank()
     bank.refresh()
     assert doc_times(bank)["domain/billing.md"].day.isoformat() == out == "2026-12-01"
+
+
+def test_a_decision_marked_superseded_without_a_link_yields_to_the_newer_decision(built: Repo, tmp_path: Path,
+                                                                                today: None) -> None:
+    repo = built.copy(tmp_path / "repo")
+    repo.commit("old queue", "2026-04-01T12:00:00Z", _adr("006", "queue-polling", "Exports poll a queue table",
+                                                           "Why invoice exports poll a queue table.",
+                                                           "Exports poll the queue table.", "2026-04-01",
+                                                           decision_status="superseded"))
+    repo.commit("new queue", "2026-10-01T12:00:00Z", _adr("007", "queue-broker", "Exports use a message broker",
+                                                           "Why invoice exports use a message broker queue.",
+                                                           "Exports use a broker.", "2026-10-01",
+                                                           decision_status="accepted"))
+    answer = route(repo.bank(), "why do invoice exports poll a queue table?")
+    assert paths(answer)[:2] == ["adr/ADR-007-queue-broker.md", "adr/ADR-006-queue-polling.md"]
+    assert answer["results"][0]["why"].endswith("supersedes ADR-006")
