@@ -323,9 +323,13 @@ class _ConceptHits:
 
 
 def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str | None = None,
-          layer: str | None = None, status: str | None = None) -> dict:
-    """Rank routable documents for a question (metadata fused with body evidence); `hint` when empty."""
-    return routed(bank, question, limit, doc_kind, layer, status)[0]
+          layer: str | None = None, status: str | None = None, since: str | None = None,
+          until: str | None = None) -> dict:
+    """Rank routable documents for a question (metadata fused with body evidence); `hint` when empty.
+
+    `since`/`until` (and time words in the question) bound a window: see `timeroute`."""
+    from .timeroute import routed as timed  # issue 19: time windows, superseded decisions (timeroute.py)
+    return timed(bank, question, limit, doc_kind, layer, status, since, until)[0]
 
 
 def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str | None = None,
