@@ -33,3 +33,6 @@ GUARD_VIOLATIONS_MAX = 1_000  # violations one guard result lists; the rest are 
 # -- what import reads ---------------------------------------------------------------------------
 IMPORT_FILES_MAX = 200  # files import reads from one rule folder (.cursor/rules, .clinerules, …)
 IMPORT_NOTES_MAX = 500  # notes one import run files; the rest are skipped, named, for the next run
+
+# -- what install, uninstall and deliver edit in the project ---------------------------------------
+PROJECT_FILE_MAX = 1 << 20  # bytes of a project file they read (.mcp.json, settings.json, CLAUDE.md, AGENTS.md, …)

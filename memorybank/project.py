@@ -117,3 +117,29 @@ def _tracked(top: Path, rel: str) -> bool:
     except (OSError, subprocess.SubprocessError):
         return True
     return proc.returncode != 0 or bool(proc.stdout.strip(b"\0"))
+
+
+def link_out_of(project: str | os.PathLike[str], rel: str) -> str | None:
+    """The symlink on the way from `project` to `rel` (the file itself included) that leads outside it, or None.
+
+    Returned as `a/b -> target` for a refusal. A symlink that stays inside the project is followed
+    (`AGENTS.md -> CLAUDE.md`); one that leaves it would let a cloned `.cursor -> ~/.config/...`
+    make install, deliver or uninstall edit, or import read, a file outside the project.
+    """
+    top = Path(project)
+    real_top = os.path.realpath(top)
+    path = top
+    for part in rel.split("/"):
+        path = path / part
+        if os.path.islink(path):
+            target = os.path.realpath(path)
+            if os.path.commonpath([target, real_top]) != real_top:
+                return f"{path.relative_to(top).as_posix()} -> {os.readlink(path)}"
+    return None
+
+
+def outside_refusal(verb: str, rel: str, link: str) -> BankError:
+    """The refusal for a project file reached through a symlink leading outside the project."""
+    return BankError(f"Refusing to {verb} {rel}: it is reached through the symlink {link}, which leads outside the "
+                     "project, so the file is not the project's. Replace the symlink with a real file or folder, "
+                     "then re-run; nothing was written.")
