@@ -183,6 +183,8 @@ def wired_targets(bank: Bank, project: Path) -> set[str]:
     real = Path(os.path.realpath(bank.root))
     wired = set()
     for target, (rel, key) in _WIRED_BY.items():
+        if link_out_of(project, rel) is not None or too_large(project / rel) is not None:
+            continue  # not the project's file, or not one to read whole
         try:
             data = json.loads((project / rel).read_text(encoding="utf-8-sig"))
         except (OSError, ValueError):
