@@ -7,7 +7,12 @@
   item inside a shared group. A container left empty by that (`hooks.Stop`, `hooks`, `mcpServers`)
   goes too; a JSON file left as `{}` is removed (install created it, or it held only our keys).
 - Managed blocks (CLAUDE.md, AGENTS.md, copilot-instructions.md, GEMINI.md, .junie/guidelines.md):
-  the block and the blank line install or deliver put before it; a file left blank is removed.
+  the block and the blank line install or deliver put before it; a file left blank is removed. A
+  block edited by hand (deliver's digest, or install's paragraph, no longer matches) is kept and
+  reported as refused unless `force`.
+- Never touched: a file reached through a symlink leading outside the project, one over
+  `PROJECT_FILE_MAX`, one that is not strict JSON (each named in `notes`), a read-only one (refused);
+  every file is compared once more with what was read right before the renames.
 - Generated files (`memorybank-*` in each target folder, the skill): removed when their digest
   still matches; a hand-edited one is kept and reported as refused unless `force`.
 - Folders left empty by those removals are removed, up to the project folder.
