@@ -165,3 +165,16 @@ def test_the_server_never_starts_on_a_committed_symlink_even_with_stdin_closed(l
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and "symlink committed to the repository" in proc.stderr
     assert not (outside / ".memorybank.lock").exists()
+
+
+# -- a file that never settles while it is read ---------------------------------------------------------
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux /proc")
+def test_a_file_whose_stamp_never_settles_while_read_is_retried_then_refused():
+    # /proc files are regular files whose size says 0 while a read returns bytes: every read differs from
+    # the stamp around it, exactly like a file being saved in place during each try.
+    from memorybank.confined import SETTLE_TRIES, Unsettled, read_file
+
+    with pytest.raises(Unsettled, match="kept changing while it was read") as caught:
+        read_file("/proc/self", "status")
+    assert "nothing was written" in str(caught.value) and SETTLE_TRIES > 1
