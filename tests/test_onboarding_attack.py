@@ -299,11 +299,15 @@ def test_clinerules_as_a_file_is_skipped_with_the_fix_and_as_a_folder_is_deliver
 
 # -- import never files binary text --------------------------------------------------------------------
 
-def test_import_skips_a_source_holding_nul_characters_by_name(tmp_path):
-    top = project(tmp_path / "proj", {".cursorrules": b"# Rule\nuse \x00 tabs\n", ".windsurfrules": "# Fine\nOk.\n"})
+def test_import_skips_binary_nul_and_oversized_sources_by_name(tmp_path):
+    top = project(tmp_path / "proj", {".cursorrules": b"# Rule\nuse \x00 tabs\n", ".windsurfrules": "# Fine\nOk.\n",
+                                      "GEMINI.md": "# Big\n" + "x" * limits.INPUT_LIMIT,
+                                      ".github/copilot-instructions.md": b"\xff\xfe# binary\x00\x01"})
     done = mb(top, "import", "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert [n["source"] for n in report["filed"]] == [".windsurfrules"]
-    assert any(".cursorrules holds NUL characters" in w for w in report["warnings"])
+    for needle in (".cursorrules holds NUL characters", "GEMINI.md is over 1 MB",
+                   ".github/copilot-instructions.md is not UTF-8"):
+        assert any(needle in w for w in report["warnings"]), (needle, report["warnings"])
     assert not any(b"\x00" in p.read_bytes() for p in (top / "memory_bank").rglob("*.md"))
