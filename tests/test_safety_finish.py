@@ -122,7 +122,7 @@ def test_a_json_null_for_an_optional_argument_means_not_given(served):
     assert missing.is_error and "value" in missing.content[0].text
 
 
-def test_promote_discard_review_and_move_take_base_version_over_mcp(served):
+def test_every_writer_of_an_existing_document_takes_base_version_over_mcp(served):
     tools = {t.name: t for t in served.run(served.client.list_tools).tools}
     for name in ("bank_promote", "bank_discard", "bank_review", "bank_move"):
         assert "base_version" in tools[name].input_schema["properties"], name
@@ -130,7 +130,12 @@ def test_promote_discard_review_and_move_take_base_version_over_mcp(served):
         served.ok("bank_create", {"path": f"idea-{i}.md", "doc_kind": "note", "title": f"Idea {i}",
                                   "purpose": f"An idea {i}.", "inbox": True})
     stale = "0" * 12
-    calls = [("bank_review", {"path": V}), ("bank_move", {"path": V, "new_path": "product/vision-2.md"}),
+    for name, args in (("bank_set_status", {"path": V, "status": "archived"}),
+                       ("bank_set_list", {"path": V, "field": "anchors", "add": ["src/x/"]})):
+        refused = served.call(name, {**args, "base_version": stale})
+        assert refused.is_error and f"now version {version(served, V)}" in refused.content[0].text, name
+    calls = [("bank_set_list", {"path": V, "field": "anchors", "add": ["src/x/"]}), ("bank_review", {"path": V}),
+             ("bank_move", {"path": V, "new_path": "product/vision-2.md"}),
              ("bank_discard", {"path": "_inbox/idea-0.md", "reason": "No."}),
              ("bank_promote", {"path": "_inbox/idea-1.md", "to": "product/idea-1.md", "doc_kind": "product",
                                "derived_from": ["vision-2.md"]})]
@@ -178,3 +183,11 @@ def test_a_file_whose_stamp_never_settles_while_read_is_retried_then_refused():
     with pytest.raises(Unsettled, match="kept changing while it was read") as caught:
         read_file("/proc/self", "status")
     assert "nothing was written" in str(caught.value) and SETTLE_TRIES > 1
+
+
+def test_move_through_the_cli_refuses_a_name_that_collides_after_case_folding(tmp_path):
+    root = make_bank(tmp_path / "bank").root
+    before = tree_hash(root)
+    proc = run_cli("move", "--root", str(root), V, "Product/vision-3.md")
+    assert proc.returncode == 1 and "collides with the existing product" in proc.stderr, proc.stderr
+    assert tree_hash(root) == before
