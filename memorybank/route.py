@@ -47,7 +47,7 @@ from itertools import chain
 from .bank import Bank
 from .derived import DerivedIndex
 from .evidence import Evidence, best_line, body_evidence
-from .lang import Concept, Lexicon, why_intent
+from .lang import Concept, Lexicon, about_bank, why_intent
 from .query import check_filters, check_query, empty_hint
 from .records import Doc
 from .search import SearchIndex
@@ -66,6 +66,9 @@ OTHER_STATUS_FACTOR = 0.9
 CLOSED_WORK = frozenset({"done", "cancelled"})
 CLOSED_FACTOR = 0.5
 WHY_FACTOR = {"decision": 4 / 3, "knowledge": 0.8}
+# dna/ holds rules about the bank itself (frontmatter, layers, lifecycle): on a question about the
+# project its documents only answer when nothing else does (issue 18: adopt added them to plain banks)
+SELF_LAYER, SELF_FACTOR = "dna", 0.25
 HINT = "No document's title, purpose, canonical_for or headings match; try bank_search for a literal in bodies."
 
 # A key or heading is addressed by a slot: document id << 12 | its number (the first 4,096 count).
@@ -135,12 +138,13 @@ class RouteIndex(DerivedIndex):
         self.postings: dict[str, Postings] = {}
         self._sorted: list[str] | None = None
         self._longest = 0
-        self._factors: dict[bool, list[float]] = {}
+        self._factors: dict[tuple[bool, bool], list[float]] = {}
         self._factors_for = (-1, -1)
         self._rarity: dict[str, float] = {}  # term -> idf ÷ the largest idf, cleared on any change
 
-    def factors(self, intent: bool) -> list[float]:
-        """Per document id: layer weight × status × closed work (× why-intent); 0 for removed ids.
+    def factors(self, intent: bool, self_intent: bool = True) -> list[float]:
+        """Per document id: layer weight × status × closed work (× why-intent, × the dna/ damping unless
+        the question is about the bank itself); 0 for removed ids.
 
         Cached per (bank generation, id count): statuses change only with a file, layer weights only
         with dna/, and either bumps the generation.
@@ -148,15 +152,15 @@ class RouteIndex(DerivedIndex):
         stamp = (self.bank.generation, len(self.paths))
         if stamp != self._factors_for:
             self._factors, self._factors_for = {}, stamp
-        found = self._factors.get(intent)
+        found = self._factors.get((intent, self_intent))
         if found is None:
             weights, docs = self.bank.layer_weights, self.bank.docs
             found = [0.0] * len(self.paths)
             for ident, path in enumerate(self.paths):
                 doc = docs.get(path) if path is not None else None
                 if doc is not None:
-                    found[ident] = _multiplier(weights, doc, intent)
-            self._factors[intent] = found
+                    found[ident] = _multiplier(weights, doc, intent, self_intent)
+            self._factors[(intent, self_intent)] = found
         return found
 
     def rarity(self, term: str) -> float:
@@ -261,8 +265,10 @@ def _idf(documents: int, holders: int) -> float:
     return math.log(1.0 + (documents - holders + 0.5) / (holders + 0.5))
 
 
-def _multiplier(bank_weights: dict[str, float], doc: Doc, intent: bool) -> float:
+def _multiplier(bank_weights: dict[str, float], doc: Doc, intent: bool, self_intent: bool = True) -> float:
     factor = bank_weights.get(doc.layer, 1.0)
+    if doc.layer == SELF_LAYER and not self_intent:
+        factor *= SELF_FACTOR
     factor *= STATUS_FACTOR.get(doc.status or "", OTHER_STATUS_FACTOR)
     if doc.delivery_status in CLOSED_WORK:
         factor *= CLOSED_FACTOR
@@ -354,7 +360,7 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     if not concepts:
         return {"results": [], "hint": empty_hint(HINT, doc_kind, layer, status)}, None, None
     intent = why_intent(question)
-    factors = index.factors(intent)
+    factors = index.factors(intent, about_bank(question) or layer == SELF_LAYER)
     matched_per_concept = [_concept_matches(index, concept) for concept in concepts]
     hits = [_ConceptHits(index, matched, concept.weight)
             for concept, matched in zip(concepts, matched_per_concept) if matched]
