@@ -40,9 +40,8 @@ import bisect
 import heapq
 import math
 from bisect import bisect_left
-from collections import Counter
 from dataclasses import dataclass
-from itertools import chain
+from operator import itemgetter
 
 from .bank import Bank
 from .derived import DerivedIndex
@@ -295,7 +294,7 @@ def _concept_matches(index: RouteIndex, concept: Concept) -> dict[str, float]:
 class _ConceptHits:
     """One concept's best score per document field: purpose/title by id, keys/headings by slot."""
 
-    __slots__ = ("purpose", "title", "keys", "keyed", "headings", "weighted")
+    __slots__ = ("purpose", "title", "keys", "keyed", "headings")
 
     def __init__(self, index: RouteIndex, matched: dict[str, float], weight: float = 1.0) -> None:
         postings = index.postings
@@ -320,10 +319,6 @@ class _ConceptHits:
             # a key is matched part by part already (coverage²): an identifier's part counts whole there
             self.keys.update(dict.fromkeys(entry.keys, score / weight))
             keyed |= entry.key_ids
-        # each document this concept reaches through purpose or title, repeated by the field's weight
-        # (3, 2) so a C-level Counter yields a score bound in integers; keys are added once per question
-        purpose, title = self.purpose.keys(), self.title.keys()
-        self.weighted = chain(purpose, purpose, purpose, title, title)
         self.keyed = keyed
 
 
@@ -345,8 +340,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
 
     How the metadata walk stays fast on large banks without changing any score: per concept, the best score per
     field comes from C-level dict merges over the postings (`_ConceptHits`). Documents are then
-    scored exactly in the order of an upper bound counted in C: Σ over concepts of the weights of
-    purpose (3) and title (2) when the concept reaches them, plus 5 if any key of theirs matched.
+    scored exactly in the order of an upper bound: the exact purpose (3 ×) and title (2 ×) scores summed
+    over concepts, plus 5 if any key of theirs matched.
     The walk ends once that bound × the largest multiplier, plus a full heading bonus, falls below
     the current `limit`-th score. Documents matching only in headings are scored only when that
     bound says they could.
@@ -360,7 +355,9 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     if not concepts:
         return {"results": [], "hint": empty_hint(HINT, doc_kind, layer, status)}, None, None
     intent = why_intent(question)
-    factors = index.factors(intent, about_bank(question) or layer == SELF_LAYER)
+    undamped = index.factors(intent)
+    factors = undamped if about_bank(question) or layer == SELF_LAYER else index.factors(intent, False)
+    owners: set[int] = set()  # documents owning a canonical key the question says whole: never damped
     matched_per_concept = [_concept_matches(index, concept) for concept in concepts]
     hits = [_ConceptHits(index, matched, concept.weight)
             for concept, matched in zip(concepts, matched_per_concept) if matched]
@@ -383,6 +380,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
             if covered / len(terms) > best:
                 best = covered / len(terms)
         coverage = min(1.0, best)
+        if coverage >= 1.0:
+            owners.add(ident)
         total += WEIGHT_CANONICAL * coverage * coverage
         if heading_hits:
             best = 0.0
@@ -398,6 +397,10 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
             total += WEIGHT_SECTION * best
         return total
 
+    def factor(ident: int) -> float:
+        """The document's multiplier; the dna/ damping spares the owner of a key the question says whole."""
+        return undamped[ident] if ident in owners else factors[ident]
+
     top: list[tuple[float, str]] = []  # (-score, path), sorted, at most `limit`
 
     def consider(ident: int) -> None:
@@ -407,7 +410,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
                                              and (layer is None or doc.layer == layer)
                                              and (status is None or doc.status == status))):
             return
-        score = round(exact(ident) * factors[ident], 4)
+        raw = exact(ident)
+        score = round(raw * factor(ident), 4)
         if score > 0:
             bisect.insort(top, (-score, path))
             del top[limit:]
@@ -415,11 +419,19 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     def beaten(bound: float) -> bool:
         return len(top) >= limit and bound + 1e-4 < -top[-1][0]  # scores are rounded to 4 places
 
-    largest = max(factors, default=0.0)
+    largest = max(undamped, default=0.0)
     heading_ceiling = WEIGHT_SECTION * sum(pairs[0][1] for pairs in heading_hits) * largest
     keyed = set().union(*(h.keyed for h in hits))  # canonical_for adds at most 5 however many concepts hit it
-    counts = Counter(chain(chain.from_iterable(h.weighted for h in hits), keyed, keyed, keyed, keyed, keyed))
-    for ident, bound in counts.most_common():
+    # the bound is exact for purpose and title (rarity included) and takes a full key for any key match:
+    # a word most documents' metadata shares no longer sends them all to `exact`
+    counts: dict[int, float] = dict.fromkeys(keyed, WEIGHT_CANONICAL)
+    get = counts.get
+    for h in hits:
+        for ident, value in h.purpose.items():
+            counts[ident] = get(ident, 0.0) + WEIGHT_PURPOSE * value
+        for ident, value in h.title.items():
+            counts[ident] = get(ident, 0.0) + WEIGHT_TITLE * value
+    for ident, bound in sorted(counts.items(), key=itemgetter(1), reverse=True):
         if beaten(bound * largest + heading_ceiling):
             break
         consider(ident)
@@ -445,14 +457,15 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
                                              and (layer is None or doc.layer == layer)
                                              and (status is None or doc.status == status))):
             continue
-        rows[path] = round(exact(ident) * factors[ident], 4)
+        raw = exact(ident)
+        rows[path] = round(raw * factor(ident), 4)
     fused = []
     for path, value in rows.items():
         sid = body_ids.get(path)
         strength = evidence.beyond(body_index, sid, docs[path]) if sid is not None else 0.0
         if docs[path].is_index:
             strength *= INDEX_BODY
-        body = WEIGHT_BODY * strength * factors[index.ids[path]]
+        body = WEIGHT_BODY * strength * factor(index.ids[path])
         total = round(value + body, 4)
         if total > 0:
             fused.append((-total, path, value, body))
