@@ -294,7 +294,7 @@ def _concept_matches(index: RouteIndex, concept: Concept) -> dict[str, float]:
 class _ConceptHits:
     """One concept's best score per document field: purpose/title by id, keys/headings by slot."""
 
-    __slots__ = ("purpose", "title", "keys", "keyed", "headings")
+    __slots__ = ("purpose", "title", "keys", "headings")
 
     def __init__(self, index: RouteIndex, matched: dict[str, float], weight: float = 1.0) -> None:
         postings = index.postings
@@ -307,7 +307,6 @@ class _ConceptHits:
         self.title: dict[int, float] = {}
         self.keys: dict[int, float] = {}
         self.headings: list[tuple[set[int], float]] = []  # strongest first
-        keyed: set[int] = set()
         for term, score in sorted(rare.items(), key=lambda item: item[1]):  # weakest first: stronger overwrite
             entry = postings[term]
             self.purpose.update(dict.fromkeys(entry.purpose, score))
@@ -318,9 +317,6 @@ class _ConceptHits:
             entry = postings[term]
             # a key is matched part by part already (coverage²): an identifier's part counts whole there
             self.keys.update(dict.fromkeys(entry.keys, score / weight))
-            keyed |= entry.key_ids
-        self.keyed = keyed
-
 
 
 def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str | None = None,
@@ -340,8 +336,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
 
     How the metadata walk stays fast on large banks without changing any score: per concept, the best score per
     field comes from C-level dict merges over the postings (`_ConceptHits`). Documents are then
-    scored exactly in the order of an upper bound: the exact purpose (3 ×) and title (2 ×) scores summed
-    over concepts, plus 5 if any key of theirs matched.
+    scored exactly in the order of an upper bound: their exact score without headings (purpose,
+    title, best key), summed from the per-concept hits.
     The walk ends once that bound × the largest multiplier, plus a full heading bonus, falls below
     the current `limit`-th score. Documents matching only in headings are scored only when that
     bound says they could.
@@ -421,11 +417,19 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
 
     largest = max(undamped, default=0.0)
     heading_ceiling = WEIGHT_SECTION * sum(pairs[0][1] for pairs in heading_hits) * largest
-    keyed = set().union(*(h.keyed for h in hits))  # canonical_for adds at most 5 however many concepts hit it
-    # the bound is exact for purpose and title (rarity included) and takes a full key for any key match:
-    # a word most documents' metadata shares no longer sends them all to `exact`
-    counts: dict[int, float] = dict.fromkeys(keyed, WEIGHT_CANONICAL)
+    # the bound is the exact score without headings (purpose and title with their rarity, the best key's
+    # coverage²): a word most documents' metadata shares no longer sends them all to `exact`
+    covered: dict[int, float] = {}  # key slot -> Σ of concept matches
+    get = covered.get
+    for h in hits:
+        for slot, value in h.keys.items():
+            covered[slot] = get(slot, 0.0) + value
+    counts: dict[int, float] = {}
     get = counts.get
+    for slot, value in covered.items():
+        ident = slot >> SLOT_BITS
+        share = min(1.0, value / len(fields[ident].keys[slot & (SLOT_LIMIT - 1)][1]))
+        counts[ident] = max(get(ident, 0.0), WEIGHT_CANONICAL * share * share)
     for h in hits:
         for ident, value in h.purpose.items():
             counts[ident] = get(ident, 0.0) + WEIGHT_PURPOSE * value
