@@ -335,12 +335,10 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     (`Evidence.beyond`); an index (README) gets half.
 
     How the metadata walk stays fast on large banks without changing any score: per concept, the best score per
-    field comes from C-level dict merges over the postings (`_ConceptHits`). Documents are then
-    scored exactly in the order of an upper bound: their exact score without headings (purpose,
-    title, best key), summed from the per-concept hits.
-    The walk ends once that bound × the largest multiplier, plus a full heading bonus, falls below
-    the current `limit`-th score. Documents matching only in headings are scored only when that
-    bound says they could.
+    field comes from C-level dict merges over the postings (`_ConceptHits`). Each candidate's upper
+    bound is then summed from those hits — its exact score without headings plus the best score any of
+    its headings could reach, × its undamped multiplier — and candidates are scored exactly, best
+    bound first, until the bound falls below the current `limit`-th score.
     """
     limit = check_query(question, limit, MAX_LIMIT, layer)
     bank.refresh()
@@ -415,34 +413,38 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     def beaten(bound: float) -> bool:
         return len(top) >= limit and bound + 1e-4 < -top[-1][0]  # scores are rounded to 4 places
 
-    largest = max(undamped, default=0.0)
-    heading_ceiling = WEIGHT_SECTION * sum(pairs[0][1] for pairs in heading_hits) * largest
-    # the bound is the exact score without headings (purpose and title with their rarity, the best key's
-    # coverage²): a word most documents' metadata shares no longer sends them all to `exact`
+    # Each candidate's bound is its exact score without headings (purpose and title with their rarity,
+    # the best key's coverage²) plus the best heading score any of its headings could reach (Σ over
+    # concepts), × its undamped multiplier: candidates are scored best bound first until the bound
+    # cannot reach the `limit`-th score, so a word most documents share does not send them all to `exact`
     covered: dict[int, float] = {}  # key slot -> Σ of concept matches
     get = covered.get
     for h in hits:
         for slot, value in h.keys.items():
             covered[slot] = get(slot, 0.0) + value
-    counts: dict[int, float] = {}
-    get = counts.get
+    bounds: dict[int, float] = {}
+    get = bounds.get
     for slot, value in covered.items():
         ident = slot >> SLOT_BITS
         share = min(1.0, value / len(fields[ident].keys[slot & (SLOT_LIMIT - 1)][1]))
-        counts[ident] = max(get(ident, 0.0), WEIGHT_CANONICAL * share * share)
+        bounds[ident] = max(get(ident, 0.0), WEIGHT_CANONICAL * share * share)
     for h in hits:
         for ident, value in h.purpose.items():
-            counts[ident] = get(ident, 0.0) + WEIGHT_PURPOSE * value
+            bounds[ident] = get(ident, 0.0) + WEIGHT_PURPOSE * value
         for ident, value in h.title.items():
-            counts[ident] = get(ident, 0.0) + WEIGHT_TITLE * value
-    for ident, bound in sorted(counts.items(), key=itemgetter(1), reverse=True):
-        if beaten(bound * largest + heading_ceiling):
+            bounds[ident] = get(ident, 0.0) + WEIGHT_TITLE * value
+    for pairs in heading_hits:
+        reach: dict[int, float] = {}
+        for found, score in reversed(pairs):  # weakest first: stronger overwrite
+            reach.update(dict.fromkeys({slot >> SLOT_BITS for slot in found}, score))
+        for ident, score in reach.items():
+            bounds[ident] = get(ident, 0.0) + WEIGHT_SECTION * score
+    order = sorted(((ident, bound * undamped[ident]) for ident, bound in bounds.items()),
+                   key=itemgetter(1), reverse=True)
+    for ident, bound in order:
+        if beaten(bound):
             break
         consider(ident)
-    if heading_hits and not beaten(heading_ceiling):
-        slots = set().union(*(found for pairs in heading_hits for found, _ in pairs))
-        for ident in sorted({slot >> SLOT_BITS for slot in slots} - counts.keys()):
-            consider(ident)
     # -- fusion with body evidence (issue 14): metadata keeps its score, prose adds up to WEIGHT_BODY --
     body_index = SearchIndex.of(bank)
     assert body_index.lexicon is not None
@@ -450,8 +452,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     meta = {path: -neg for neg, path in top}
     rows = dict(meta)  # path -> metadata score
     body_ids = body_index.ids
-    strongest = heapq.nlargest(3 * limit, evidence.raw.items(), key=lambda item: item[1])
-    for sid, _ in strongest:
+    strongest = heapq.nlargest(3 * limit, evidence.raw, key=evidence.raw.__getitem__)
+    for sid in strongest:
         path = body_index.paths[sid]
         ident = index.ids.get(path) if path is not None else None
         if path is None or path in rows or ident is None:
