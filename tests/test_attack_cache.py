@@ -1,0 +1,102 @@
+"""Adversarial run on the parse cache (issue 15): a cache file that is not what it claims to be.
+
+Each damaged cache must be ignored (answer identical to MEMORYBANK_CACHE=off, exit 0, nothing on
+stderr), replaced by a whole regular file, and never followed, waited on or read without bound.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import shutil
+from pathlib import Path
+
+from conftest import FIXTURE, run_cli
+
+from memorybank import cache
+from memorybank.bank import Bank
+
+ASK = ("--route", "filter thresholds", "--json")
+
+
+def _bank(tmp_path: Path, name: str) -> Path:
+    root = tmp_path / name
+    shutil.copytree(FIXTURE, root)
+    return root
+
+
+def _answer(root: Path, **env: str) -> str:
+    proc = run_cli("--root", str(root), *ASK, env=env)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr[-2000:]
+    return proc.stdout
+
+
+def _path_of(root: Path) -> Path:
+    found = cache.cache_file(str(root))
+    assert found is not None
+    return Path(found)
+
+
+def test_a_cache_file_that_is_no_regular_file_is_never_waited_on_followed_or_read_whole(tmp_path):
+    """Repro before the fix: a FIFO hung the CLI forever; a symlink to /dev/zero died with
+    MemoryError; a 1 GB sparse file was read whole (1 GB RSS, ~6 s); a planted symlink was read."""
+    good = _answer(_bank(tmp_path, "reference"), MEMORYBANK_CACHE="off")
+    victim = tmp_path / "victim.mbc"
+    victim.write_bytes(b"precious")
+    plants = {
+        "fifo": lambda p: os.mkfifo(p),
+        "devzero": lambda p: os.symlink("/dev/zero", p),
+        "symlink": lambda p: os.symlink(victim, p),
+        "sparse": lambda p: os.truncate(p.open("wb").name, 1 << 30),
+        "folder": lambda p: p.mkdir(),
+        "nested": lambda p: p.write_bytes(cache.MAGIC + (9999).to_bytes(4, "little") + b"(\x01\x00\x00\x00" * 5000),
+    }
+    for name, plant in plants.items():
+        root = _bank(tmp_path, name)
+        path = _path_of(root)
+        plant(path)
+        assert _answer(root) == good, name
+        if name != "folder":  # a folder in the way is left alone; nothing is cached for that bank
+            assert path.is_file() and not path.is_symlink(), name
+            assert cache.load(Bank(root)), f"{name}: replaced by a whole cache"
+    assert victim.read_bytes() == b"precious"  # the planted link was replaced, its target never written
+
+
+def test_a_cache_file_another_user_could_have_written_is_not_trusted(tmp_path):
+    """A forged cache whose stamps match the disk would answer with its own text (marshal also is not
+    safe against hostile bytes): trusted only when owned by this user and writable by nobody else.
+    Repro before the fix: the forged title came back from --route."""
+    root = _bank(tmp_path, "bank")
+    good = _answer(root)
+    path = _path_of(root)
+    data = path.read_bytes()
+    assert b"Filter thresholds" in data
+    forged = data.replace(b"Filter thresholds", b"Forged thresholds")
+    for how in ("other owner", "group writable"):
+        path.write_bytes(forged)
+        if how == "other owner":
+            os.chown(path, 65534, 65534)
+        else:
+            path.chmod(0o664)
+        assert _answer(root) == good, how
+        assert path.stat().st_uid == os.geteuid() and path.stat().st_mode & 0o777 == 0o600, how
+    path.write_bytes(forged)  # the control: the same forgery, owned by us, is trusted (stamps match)
+    path.chmod(0o600)
+    assert b"Forged thresholds" in run_cli("--root", str(root), *ASK).stdout.encode()
+
+
+def test_a_cache_with_a_valid_header_but_index_states_of_the_wrong_shape_is_ignored(tmp_path):
+    """Repro before the fix: `restore` caught only TypeError/ValueError, so a state of the wrong shape
+    (an AttributeError) reached the user as an error."""
+    root = _bank(tmp_path, "bank")
+    good = _answer(root)
+    path = _path_of(root)
+    data = path.read_bytes()
+    size = int.from_bytes(data[len(cache.MAGIC):len(cache.MAGIC) + 4], "little")
+    start = len(cache.MAGIC) + 4
+    stamps, rows, dna, states = marshal.loads(data[start + size:])
+    assert states
+    bad = {key: (mark, (1, 2, 3, 4) if key == "route.index" else (1,) * 12) for key, (mark, _) in states.items()}
+    path.write_bytes(data[:start + size] + marshal.dumps((stamps, rows, dna, bad)))
+    assert _answer(root) == good
+    assert run_cli("--root", str(root), "--search", "FT-042", "--json").returncode == 0
