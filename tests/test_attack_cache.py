@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import marshal
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from memorybank import cache
 from memorybank.bank import Bank
 
 ASK = ("--route", "filter thresholds", "--json")
+TIMING = re.compile(r'"refresh_ms":[0-9.]+')
 
 
 def _bank(tmp_path: Path, name: str) -> Path:
@@ -100,3 +102,80 @@ def test_a_cache_with_a_valid_header_but_index_states_of_the_wrong_shape_is_igno
     path.write_bytes(data[:start + size] + marshal.dumps((stamps, rows, dna, bad)))
     assert _answer(root) == good
     assert run_cli("--root", str(root), "--search", "FT-042", "--json").returncode == 0
+
+
+ACTIONS = (ASK, ("--search", "invoice thresholds", "--json"), ("--stats", "--json"),
+           ("--validate", "--json"))
+
+
+def _all(root: Path, **env: str) -> list[str]:
+    out = []
+    for args in ACTIONS:
+        proc = run_cli("--root", str(root), *args, env=env)
+        out.append(f"{proc.returncode}:{TIMING.sub('', proc.stdout)}")
+    return out
+
+
+def _same_size_same_mtime(path: Path, old: str, new: str) -> None:
+    """Rewrite `path` keeping its size and mtime (`touch -r` after the edit): only the ctime moves."""
+    assert len(old) == len(new)
+    info = path.stat()
+    path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+
+
+def test_swaps_between_runs_and_a_bank_replaced_at_its_path_answer_as_without_the_cache(tmp_path):
+    """Between two cached runs: a document replaced by a symlink, one by a folder of its name, one
+    deleted and created again with the same size and mtime (its inode free for reuse), one edited
+    with size and mtime restored; then the whole bank moved away and another put at the same path
+    with the same names, sizes and mtimes. The cached answers equal the uncached ones each time."""
+    root = _bank(tmp_path, "bank")
+    _all(root)  # writes the cache
+    (root / "domain" / "tax.md").unlink()
+    os.symlink(root / "domain" / "invoices.md", root / "domain" / "tax.md")
+    (root / "features" / "README.md").unlink()
+    (root / "features" / "README.md").mkdir()
+    billing = root / "domain" / "billing.md"
+    info, text = billing.stat(), billing.read_text(encoding="utf-8")
+    billing.unlink()
+    billing.write_text(text.replace("Filter thresholds", "Sifter thresholds"), encoding="utf-8")
+    os.utime(billing, ns=(info.st_atime_ns, info.st_mtime_ns))
+    _same_size_same_mtime(root / "domain" / "invoices.md", "invoice", "INVOICE")
+    cached = _all(root)
+    assert cached == _all(root, MEMORYBANK_CACHE="off")
+    assert "Sifter thresholds" in cached[0]
+    other = _bank(tmp_path, "other")
+    _same_size_same_mtime(other / "domain" / "billing.md", "Filter thresholds", "Window thresholds")
+    for path in other.rglob("*.md"):  # every file as the moved bank had it: same names, sizes, mtimes
+        twin = root / path.relative_to(other)
+        if twin.is_file() and not twin.is_symlink() and twin.stat().st_size == path.stat().st_size:
+            os.utime(path, ns=(twin.stat().st_atime_ns, twin.stat().st_mtime_ns))
+    root.rename(tmp_path / "moved")
+    other.rename(root)
+    cached = _all(root)
+    assert cached == _all(root, MEMORYBANK_CACHE="off")
+    assert "Window thresholds" in cached[0]
+
+
+def test_processes_writing_the_cache_at_once_while_files_change_never_answer_wrong(tmp_path):
+    """Three CLI processes at once per round while the bank changes under them (edit, add, delete);
+    after each round the cached answers equal the uncached ones and the cache is one whole file."""
+    import subprocess
+
+    from conftest import cli_path
+    root = _bank(tmp_path, "bank")
+    env = {**os.environ, "NO_COLOR": "1"}
+    for round_ in range(2):
+        procs = [subprocess.Popen([cli_path(), "--root", str(root), *args], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, env=env) for args in ACTIONS[:3]]
+        _same_size_same_mtime(root / "domain" / "billing.md", "Filter" if round_ == 0 else "Sifter",
+                              "Sifter" if round_ == 0 else "Wifter")
+        (root / "domain" / f"new{round_}.md").write_text(
+            f"---\ntitle: New {round_}\npurpose: Filter thresholds round {round_}.\nstatus: active\n---\n\n# New\n",
+            encoding="utf-8")
+        (root / "ops").joinpath(sorted(p.name for p in (root / "ops").glob("*.md"))[-1]).unlink()
+        for proc in procs:
+            _, err = proc.communicate(timeout=60)
+            assert proc.returncode == 0 and err == "", err[-2000:]
+        assert _all(root) == _all(root, MEMORYBANK_CACHE="off")
+        assert [p.name for p in Path(cache.cache_dir()).iterdir()] == [_path_of(root).name]
