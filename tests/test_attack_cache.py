@@ -179,3 +179,42 @@ def test_processes_writing_the_cache_at_once_while_files_change_never_answer_wro
             assert proc.returncode == 0 and err == "", err[-2000:]
         assert _all(root) == _all(root, MEMORYBANK_CACHE="off")
         assert [p.name for p in Path(cache.cache_dir()).iterdir()] == [_path_of(root).name]
+
+
+def test_the_default_folder_is_private_and_a_folder_inside_the_bank_is_never_written(tmp_path):
+    """An empty MEMORYBANK_CACHE_DIR means the default (XDG) folder, created 0700 with files 0600; a
+    relative one resolving inside the bank (cwd = the bank) writes nothing anywhere in it."""
+    root = _bank(tmp_path, "bank")
+    xdg = tmp_path / "xdg"
+    proc = run_cli("--root", str(root), *ASK, env={"MEMORYBANK_CACHE_DIR": " ", "XDG_CACHE_HOME": str(xdg)})
+    assert proc.returncode == 0
+    [made] = (xdg / "memorybank").iterdir()
+    assert (xdg / "memorybank").stat().st_mode & 0o777 == 0o700 and made.stat().st_mode & 0o777 == 0o600
+    before = sorted((str(p), p.stat().st_size) for p in root.rglob("*"))
+    proc = run_cli("--root", ".", *ASK, cwd=root, env={"MEMORYBANK_CACHE_DIR": "domain/../cache"})
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert sorted((str(p), p.stat().st_size) for p in root.rglob("*")) == before
+
+
+def test_a_server_whose_cache_file_is_a_fifo_starts_ready_and_answers_as_without_the_cache(tmp_path):
+    """Repro before the fix: the start-up prefetch blocked opening the FIFO, READY was never set, and
+    every tool call waited forever."""
+    import json
+
+    import anyio
+    from mcpkit import Session, payload
+    root = _bank(tmp_path, "bank")
+    path = _path_of(root)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(path)
+    session = Session(root)
+
+    async def route() -> object:
+        with anyio.fail_after(30):
+            return await session.client.call_tool("bank_route", {"question": "filter thresholds"})
+    try:
+        served = payload(session.run(route))
+    finally:
+        session.close()
+    assert served == json.loads(_answer(root, MEMORYBANK_CACHE="off"))
+    assert path.is_file()  # the server's save replaced the FIFO with a whole cache
