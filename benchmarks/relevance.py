@@ -221,6 +221,9 @@ def main() -> int:
                         help="folder holding the question set (default: benchmarks/relevance)")
     args = parser.parse_args()
     corpora = args.corpora or find_corpora()
+    if (args.set / "history.yaml").is_file():  # a set over a scripted git history: questions about time
+        from temporal import main as temporal
+        return temporal(args.set, corpora, args.json)
     if corpora is None or not corpora.is_dir():
         print("relevance: no corpora folder; pass --corpora DIR or set MEMORYBANK_CORPORA", file=sys.stderr)
         return 2

@@ -26,6 +26,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
+import report  # noqa: E402
 from synth import cached  # noqa: E402
 
 from memorybank.bank import Bank  # noqa: E402
@@ -87,7 +88,78 @@ class Context:
 
 
 def cold_build(ctx: Context) -> float:
-    return median_ms(lambda: Bank(ctx.root).refresh(), runs=5)
+    ctx.cold_build_ms = median_ms(lambda: Bank(ctx.root).refresh(), runs=5)  # type: ignore[attr-defined]
+    return ctx.cold_build_ms  # type: ignore[attr-defined]
+
+
+# The cold build before issue 15, from the full run in README (2026-11-29, this machine); the issue
+# asks for at most 0.7× of it with the cache off (lazy parse, GC pause, path handling).
+COLD_BUILD_BEFORE_MS = {400: 108, 2000: 925, 10_000: 3622, 50_000: 23405}
+COLD_BUILD_TARGETS = {size: round(0.7 * ms) for size, ms in COLD_BUILD_BEFORE_MS.items()}
+
+
+def cold_build_against_before(ctx: Context) -> float:
+    """The cold build figure again (its own row measured it), held to 0.7× the pre-issue one."""
+    found = getattr(ctx, "cold_build_ms", None)
+    return found if found is not None else cold_build(ctx)
+
+
+def _deep_bytes(roots: list[object], seen: set[int]) -> int:
+    """Bytes of every object reachable from `roots` not in `seen` (which it extends): containers,
+    arrays, slotted records and plain objects; a `bank` or `lexicon` attribute is not followed (shared)."""
+    total = 0
+    stack = list(roots)
+    getsizeof = sys.getsizeof
+    while stack:
+        obj = stack.pop()
+        key = id(obj)
+        if key in seen:
+            continue
+        seen.add(key)
+        total += getsizeof(obj)
+        if isinstance(obj, dict):
+            stack.extend(obj.keys())
+            stack.extend(obj.values())
+        elif isinstance(obj, (list, tuple, set, frozenset)):
+            stack.extend(obj)
+        elif isinstance(obj, (str, bytes, int, float, bool, type(None))):
+            continue
+        else:
+            slots = getattr(type(obj), "__slots__", ())
+            stack.extend(getattr(obj, name) for name in slots if hasattr(obj, name))
+            fields = getattr(obj, "__dict__", None)
+            if fields is not None:
+                total += getsizeof(fields)
+                stack.extend(v for k, v in fields.items() if k not in ("bank", "lexicon", "_listeners"))
+    return total
+
+
+def _structures(ctx: Context) -> dict[str, float]:
+    """MB held by the parsed documents, the routing index and the body index of the warm bank, each
+    counting only what the ones before it do not already hold (strings are shared)."""
+    found = getattr(ctx, "structures", None)
+    if found is None:
+        from memorybank.route import RouteIndex
+        from memorybank.search import SearchIndex
+        route(ctx.bank, ROUTE_QUESTIONS[0])
+        seen: set[int] = set()
+        found = ctx.structures = {  # type: ignore[attr-defined]
+            "documents": _deep_bytes([ctx.bank.docs, ctx.bank._stamps], seen) / 1e6,
+            "route": _deep_bytes([RouteIndex.of(ctx.bank)], seen) / 1e6,
+            "search": _deep_bytes([SearchIndex.of(ctx.bank)], seen) / 1e6}
+    return found
+
+
+def documents_mb(ctx: Context) -> float:
+    return _structures(ctx)["documents"]
+
+
+def route_index_mb(ctx: Context) -> float:
+    return _structures(ctx)["route"]
+
+
+def search_index_mb(ctx: Context) -> float:
+    return _structures(ctx)["search"]
 
 
 def refresh_nothing(ctx: Context) -> float:
@@ -294,24 +366,31 @@ def server_start(ctx: Context) -> float:
     return statistics.median(times)
 
 
-def _fresh_ms(ctx: Context, first: tuple[str, dict], runs: int = 3) -> float:
-    times = []
-    for _ in range(runs):
-        served = Served(ctx.root, first)
-        times.append(served.first_ms)
-        served.close()
-    return statistics.median(times)
+def _import_mcp_ms() -> float:
+    began = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import mcp"], check=True)
+    return (time.perf_counter() - began) * 1000
 
 
 def server_ready(ctx: Context) -> float:
-    """Spawn → the first bank_route answered (parse cache warm), median of 3 fresh servers."""
-    ctx.ready_ms = _fresh_ms(ctx, ("bank_route", {"question": ROUTE_QUESTIONS[0]}))  # type: ignore
-    return ctx.ready_ms  # type: ignore[attr-defined]
+    """Spawn → the first bank_route answered (parse cache warm), median of 3 fresh servers; each run
+    is paired with a bare `import mcp` timed just before it, so the ratio row compares the two under
+    the same load (on a shared machine a baseline taken minutes apart can differ by 2×)."""
+    first = ("bank_route", {"question": ROUTE_QUESTIONS[0]})
+    Served(ctx.root, first).close()  # the parse cache is written by a first server
+    ready, ratios = [], []
+    for _ in range(3):
+        floor = _import_mcp_ms()
+        served = Served(ctx.root, first)
+        ready.append(served.first_ms)
+        ratios.append(served.first_ms / floor)
+        served.close()
+    ctx.ready_ratio = statistics.median(ratios)  # type: ignore[attr-defined]
+    return statistics.median(ready)
 
 
 def ready_over_import(ctx: Context) -> float | None:
-    ready = getattr(ctx, "ready_ms", None)
-    return ready / baseline_import_mcp(ctx) if ready else None
+    return getattr(ctx, "ready_ratio", None)
 
 
 def first_search(ctx: Context) -> float:
@@ -358,13 +437,9 @@ _ONCE: dict[str, float] = {}
 
 
 def baseline_import_mcp(ctx: Context) -> float:
-    """Machine baseline, not ours: a bare `python -c "import mcp"` (0.41 s on the SPEC's reference machine).
-
-    Every server-start figure contains it; divide by it to compare this machine with the reference.
-    """
-    if "import_mcp" not in _ONCE:
-        _ONCE["import_mcp"] = median_ms(lambda: subprocess.run([sys.executable, "-c", "import mcp"], check=True), 5)
-    return _ONCE["import_mcp"]
+    """Machine baseline, not ours: a bare `python -c "import mcp"` (0.41 s on the SPEC's reference machine),
+    median of 5 at each size (the load moves between sizes). Every server-start figure contains it."""
+    return median_ms(_import_mcp_ms, 5)
 
 
 def drift_20k(ctx: Context) -> float:
@@ -379,12 +454,16 @@ def drift_20k(ctx: Context) -> float:
 # (measure, {size: target ms}, function). Rows grow with each capability.
 ROWS: list[tuple[str, dict[int, float], Callable[[Context], float]]] = [
     ("cold build (in process)", {400: 60}, cold_build),
+    ("  cold build ≤ 0.7× before issue 15 (cache off)", COLD_BUILD_TARGETS, cold_build_against_before),
     ("refresh, nothing changed", {400: 2, 10_000: 40}, refresh_nothing),
     ("refresh after one file changed", {400: 3, 10_000: 45}, refresh_one),
     ("bank_route warm (with its refresh)", {400: 3, 10_000: 40}, route_warm),
     ("  route work alone (no refresh)", {}, route_only),
     ("bank_search warm (with its refresh)", {400: 5, 10_000: 60}, search_warm),
     ("  search work alone (no refresh)", {}, search_only),
+    ("parsed documents in memory (MB)", {}, documents_mb),
+    ("routing index in memory (MB)", {}, route_index_mb),
+    ("body search index in memory (MB)", {}, search_index_mb),
     ("cold CLI --route, cache warm (process)", {400: 200, 10_000: 800}, cold_cli_route),
     ("cold CLI --route, cache off (process)", {}, cold_cli_route_off),
     ("  cache warm ÷ cache off", {2000: 0.35, 10_000: 0.35}, warm_over_off),
@@ -411,18 +490,43 @@ UNITS.update({name: "×" for name in ("  cold --prime ÷ cold --route", "  cache
                                      "  ready ÷ python -c 'import mcp'")})
 
 
+def _compile_package() -> None:
+    """Write the package's bytecode first, as `pip install` does: a checkout run with
+    PYTHONDONTWRITEBYTECODE (set on this machine) would otherwise compile every edited module in
+    every cold process and count it (about 10 % of a cold `--route` here)."""
+    import compileall
+    compileall.compile_dir(str(HERE.parent / "memorybank"), quiet=1)
+
+
+def _load() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="400 and 2,000 docs; §18 rows and baselines only")
     parser.add_argument("--sizes", help="comma-separated sizes, e.g. 400,10000")
-    parser.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    parser.add_argument("--json", metavar="FILE", help="also write the results as JSON (after every size)")
+    parser.add_argument("--markdown", metavar="FILE", help="print the table of a results file; measure nothing")
+    parser.add_argument("--only", help="comma-separated parts of row names: measure only those rows")
     args = parser.parse_args()
+    if args.markdown:
+        print(report.markdown(json.loads(Path(args.markdown).read_text(encoding="utf-8"))))
+        return
     sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else ([400, 2000] if args.quick
                                                                          else [400, 2000, 10_000, 50_000])
     QUICK["on"] = args.quick
+    _compile_package()
     rows = [row for row in ROWS if not (args.quick and row[2] is cold_cli_stats)]
+    if args.only:
+        wanted = [part.strip() for part in args.only.split(",") if part.strip()]
+        rows = [row for row in rows if any(part in row[0] for part in wanted)]
     results: dict[str, dict[int, float | None]] = {name: {} for name, _, _ in rows}
+    meta: dict = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "python": sys.version.split()[0],
+                  "cores": os.cpu_count(), "load_before": {}, "load_after": {}}
+    done: list[int] = []
     for size in sizes:
+        meta["load_before"][str(size)] = _load()
         ctx = Context(size)
         try:
             for name, _, fn in rows:
@@ -437,53 +541,23 @@ def main() -> None:
         finally:
             if getattr(ctx, "served", None) is not None:
                 ctx.served.close()  # type: ignore[attr-defined]
+        meta["load_after"][str(size)] = _load()
+        done.append(size)
+        if args.json:  # written after every size: a long run stopped later keeps what it measured
+            data = as_json(results, done, rows, meta)
+            Path(args.json).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(table(results, sizes, rows))
-    if args.json:
-        Path(args.json).write_text(json.dumps(as_json(results, sizes, rows), indent=1, ensure_ascii=False))
 
 
-def status_of(values: dict[int, float | None], targets: dict[int, float]) -> str:
-    checks = [values[s] <= t for s, t in targets.items() if values.get(s) is not None]
-    absent = any(s in values and values[s] is None for s in targets)
-    return "not available" if absent else ("—" if not checks else ("ok" if all(checks) else "MISS"))
-
-
-def as_json(results: dict[str, dict[int, float | None]], sizes: list[int], rows: list) -> dict:
-    """Every row: its value per size, its target per size and its status (ok / MISS / — without a target)."""
-    out = []
-    for name, targets, _ in rows:
-        values = results[name]
-        out.append({"measure": name.strip(), "unit": UNITS.get(name, "ms"),
-                    "values": {str(s): values.get(s) for s in sizes if s in values},
-                    "targets": {str(s): t for s, t in targets.items()}, "status": status_of(values, targets)})
-    return {"sizes": sizes, "rows": out}
-
-
-def _shown(value: float | None, unit: str) -> str:
-    if value is None:
-        return "n/a"
-    return f"{value:.2f} {unit}" if value < 100 else f"{value:.0f} {unit}"
+def as_json(results: dict[str, dict[int, float | None]], sizes: list[int], rows: list, meta: dict) -> dict:
+    """Every row: its value per size, its target per size and its status (see report.py)."""
+    out = [report.row(name, UNITS.get(name, "ms"), {s: v for s, v in results[name].items() if s in sizes}, targets)
+           for name, targets, _ in rows]
+    return {**meta, "sizes": sizes, "rows": out}
 
 
 def table(results: dict[str, dict[int, float | None]], sizes: list[int], rows: list | None = None) -> str:
-    steps = {round(b / a, 2) for a, b in zip(sizes, sizes[1:])}
-    growth_head = f"growth per ×{steps.pop():g} docs" if len(steps) == 1 else "growth between sizes"
-    header = ["measure"] + [f"{s:,} docs" for s in sizes] + ["target", growth_head, "status"]
-    lines_of = [header]
-    for name, targets, _ in rows or ROWS:
-        values = results[name]
-        unit = UNITS.get(name, "ms")
-        cells = [name] + [_shown(values[s], unit) if s in values else "—" for s in sizes]
-        target = " / ".join(f"≤ {t:g} {unit} @{s:,}" for s, t in targets.items()) or "—"
-        # one factor per step, so a superlinear stretch shows where it happens
-        growth = " ".join(f"×{values[b] / values[a]:.1f}" if values.get(a) and values.get(b) is not None else "—"
-                          for a, b in zip(sizes, sizes[1:])) or "—"
-        status = status_of(values, targets)
-        lines_of.append(cells + [target, growth, status])
-    widths = [max(len(r[i]) for r in lines_of) for i in range(len(header))]
-    lines = ["| " + " | ".join(c.ljust(widths[i]) for i, c in enumerate(r)) + " |" for r in lines_of]
-    lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    return "\n".join(lines)
+    return report.markdown(as_json(results, sizes, rows or ROWS, {}))
 
 
 if __name__ == "__main__":

@@ -12,11 +12,12 @@ from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .confined import read_file, stamp_of, version_of
+from .confined import VERSION_CHARS, read_file, stamp_of, version_of
 from .contract import Contract, LayerTable, build_contract, build_layers
 from .errors import BankError
 from .gcpause import bulk
 from .gitutil import ignored
+from .limits import BODY_INDEX_MAX, FRONTMATTER_MAX
 from .parse import parse_document
 from .paths import layer_for, normalize_path
 from .records import Doc
@@ -28,6 +29,7 @@ PROJECT_MARKERS = ("pyproject.toml", "setup.py", "package.json", "Cargo.toml", "
 _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a file swapped for a FIFO must not hang the open
+_FILE_FLAGS = os.O_RDONLY | _NOFOLLOW | _NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 
 
 def _read_settled(fd: int) -> bytes:
@@ -44,6 +46,59 @@ def _read_settled(fd: int) -> bytes:
         if stamp_of(before) == stamp_of(after) and len(data) == after.st_size:
             break
     return data
+
+
+# Bytes of a file over BODY_INDEX_MAX that are kept for parsing: a frontmatter at its character cap
+# (4 bytes a character at most) and its closing line always fit.
+HEAD_BYTES = 4 * FRONTMATTER_MAX + 4096
+
+
+def _read_head(fd: int) -> tuple[bytes, str, int, int]:
+    """`(head, version, line count, size)` of an open file over the body limit, read in one streamed pass.
+
+    Only the first HEAD_BYTES (cut back to a whole line) are kept: the body of such a file is not
+    indexed, so its bytes are hashed (for `version`, the same hash `version_of` gives) and their
+    lines counted as they stream past. Re-read like `_read_settled` while the file moves.
+    """
+    import hashlib
+    result = (b"", "", 0, 0)
+    for _ in range(5):
+        before = os.fstat(fd)
+        os.lseek(fd, 0, os.SEEK_SET)
+        digest = hashlib.blake2b(digest_size=VERSION_CHARS // 2)
+        head: list[bytes] = []
+        kept = newlines = size = 0
+        last = b""
+        while chunk := os.read(fd, 1 << 20):
+            digest.update(chunk)
+            newlines += chunk.count(b"\n")
+            size += len(chunk)
+            last = chunk[-1:]
+            if kept < HEAD_BYTES:
+                head.append(chunk[:HEAD_BYTES - kept])
+                kept += len(head[-1])
+        data = b"".join(head)
+        if size > len(data):  # cut inside the file: drop a UTF-8 character the cut split
+            data = data[:_char_boundary(data)]
+        lines = newlines + (1 if size and last != b"\n" else 0)
+        result = (data, digest.hexdigest(), lines, size)
+        after = os.fstat(fd)
+        if stamp_of(before) == stamp_of(after) and size == after.st_size:
+            break
+    return result
+
+
+def _char_boundary(data: bytes) -> int:
+    """The length of `data` without a trailing UTF-8 sequence that a cut left incomplete."""
+    end = len(data)
+    for back in range(1, min(4, end) + 1):
+        byte = data[end - back]
+        if byte < 0x80:
+            return end
+        if byte >= 0xC0:  # a lead byte: is its sequence whole?
+            need = 2 if byte < 0xE0 else 3 if byte < 0xF0 else 4
+            return end if back >= need else end - back
+    return end
 
 
 def _under(path: str, folders: set[str]) -> bool:
@@ -105,6 +160,7 @@ class Bank:
 
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(os.path.abspath(root))
+        self._root = str(self.root)
         self.docs: dict[str, Doc] = {}
         self._stamps: dict[str, tuple[int, int, int, int]] = {}
         self.skipped: list[dict[str, str]] = []
@@ -278,16 +334,22 @@ class Bank:
         its stamp marked stale, so the next refresh parses it again.
         """
         try:
-            fd = os.open(self.root / path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+            fd = os.open(self._root + "/" + path, _FILE_FLAGS)  # a string join: no Path object per file
         except OSError as exc:
             reason = "symlink (not followed)" if exc.errno == errno.ELOOP else f"unreadable: {exc.strerror}"
             self.skipped.append({"path": path, "reason": reason})
             return None
+        whole: tuple[int, int] | None = None
+        version = ""
         try:
-            if os.fstat(fd).st_ino == stamp[2]:
-                data: bytes | None = _read_settled(fd)
-            else:  # replaced since the walk (a rename-save) or reached through a swapped folder: open it
-                data = None  # again one component at a time, never through a symlink
+            info = os.fstat(fd)
+            if info.st_ino != stamp[2]:  # replaced since the walk (a rename-save) or reached through a swapped
+                data: bytes | None = None  # folder: open it again one component at a time, never through a symlink
+            elif info.st_size > BODY_INDEX_MAX:  # only the head is parsed; the rest is hashed as it streams
+                data, version, lines, size = _read_head(fd)
+                whole = (size, lines)
+            else:
+                data = _read_settled(fd)
         except OSError as exc:
             self.skipped.append({"path": path, "reason": f"unreadable: {exc.strerror}"})
             return None
@@ -303,8 +365,8 @@ class Bank:
                 return None
             data = snap.data
         self.parse_count += 1
-        doc = parse_document(path, data, stamp[0], self.layers.layer_map)
-        doc = replace(doc, version=version_of(data))
+        doc = parse_document(path, data, stamp[0], self.layers.layer_map, whole=whole,
+                             version=version or version_of(data))
         if path.startswith("dna/"):
             self.dna_texts[path] = data.decode("utf-8", errors="replace")
         return doc

@@ -165,6 +165,10 @@ def _restore_search(index: Any, state: tuple) -> None:
 
 
 KINDS = {"route.index": (_route_state, _restore_route), "search.index": (_search_state, _restore_search)}
+# Other per-bank state saved beside the indexes (issue 19: doctime's git dates, keyed by HEAD). Each holds
+# an object in `bank.cache` with `cache_state()` (None: nothing new) and `fresh`; the owner reads it back
+# from `bank.snapshot["indexes"][key]` as `(mark, state)` and checks its own validity.
+EXTRAS = ("doc.times",)
 
 
 def vocabulary_mark(bank: Bank) -> str:
@@ -250,9 +254,10 @@ def save(bank: Bank) -> bool:
         index = bank.cache.get(key)
         if index is not None and index.pending == set() and index.lexicon is not None:
             indexes[key] = (index, state)
+    extras = {key: state for key in EXTRAS if (state := _extra_state(bank, key)) is not None}  # issue 19
     snapshot = bank.snapshot
     if (snapshot is not None and snapshot.get("generation") == bank.generation
-            and set(indexes) <= set(snapshot["indexes"])):
+            and set(indexes) <= set(snapshot["indexes"]) and not extras):
         return False  # nothing new since the load
     stamps = {}
     rows = {}
@@ -262,6 +267,7 @@ def save(bank: Bank) -> bool:
             stamps[p] = stamp
             rows[p] = doc_row(doc)
     states = {key: (mark, state(index)) for key, (index, state) in indexes.items()}
+    states.update({key: (mark, state) for key, state in extras.items()})
     dna = {p: t for p, t in bank.dna_texts.items() if p in stamps}
     try:
         body = marshal.dumps((stamps, rows, dna, states))
@@ -291,8 +297,16 @@ def save(bank: Bank) -> bool:
     except OSError:
         return False
     bank.snapshot = {"indexes": {key: None for key in states}, "generation": bank.generation}
+    for key in extras:
+        bank.cache[key].fresh = False  # type: ignore[attr-defined]
     _prune(folder, keep=path)
     return True
+
+
+def _extra_state(bank: Bank, key: str) -> Any:
+    found = bank.cache.get(key)
+    state = getattr(found, "cache_state", None)
+    return state() if callable(state) else None
 
 
 def _prune(folder: str, keep: str) -> None:

@@ -10,9 +10,9 @@ Adding an action:
 1. Write the capability: `def thing(bank, ..., dry_run=False) -> dict` (`takes="root"` when it
    gets the bank folder, not a `Bank`; `bank="any"` when it may run before the bank exists).
 2. Add one `Action("thing", "module:thing", "Short description.", (params...), example="thing …")`
-   below. `flag="thing"` also reaches it from the flag form: `cli._complete_flag_form` adds
-   `--thing` and any option the flag form lacks (write one into `cli.command`'s decorators only to
-   give it other help); `group=` makes it an MCP tool (mind the 3,500-token budget: `surface`).
+   below. `flag="thing"` also reaches it from the flag form: `cli._flag_form_params` builds
+   `--thing` and its options from the same entry; `group=` makes it an MCP tool (mind the
+   3,500-token budget: `surface`).
 3. Output: `render.<name>(result, style)` is used when it exists; a different exit code or
    renderer goes into `cli.PRESENT`, argument checks before the call into `cli.PREPARE`.
 4. Add its success and refusal cases to `SUCCESS` / `REFUSAL` in `tests/test_catalog.py` (which
@@ -38,7 +38,8 @@ class Param:
     capability applies itself when given None (create's status `draft`): shown in the schema, while
     the signature keeps None. `mcp=False` keeps a parameter off the tool schema; `cli` is the option
     name on the command line ("" = MCP only); `arg` makes it positional in the subcommand; `flag` is
-    its option in the flag form (`--kind` for `doc_kind`), "" when the flag form has none;
+    the flag form's destination when it differs (`line_range` for `lines`), "" for the positional that
+    is the action flag's own value (`--route QUESTION`);
     `render=True` sends it to the CLI's renderer instead of the capability.
     """
 
@@ -179,20 +180,26 @@ _READ_PATH = {"anyOf": [{"type": "string"},
                             {"type": "object", "additionalProperties": False,  # no path: lands in `failed`
                              "properties": {"path": {"type": "string"}, "section": {"type": "string"}}}]}}]}
 
+
+
+def _query(name: str, description: str, asked: Param, limit: tuple[int, int], cli_help: str, example: str,
+           *more: Param) -> Action:
+    """route and search: what is asked (the positional), a limit (default, max) and the filters."""
+    return Action(name, f"{name}:{name}", description,
+                  (asked, _i("limit", "Max results.", limit[0], 1, limit[1]), *FILTERS, *more),
+                  group="find", read_only=True, example=example, flag=name, cli_help=cli_help)
+
+
 ACTIONS: tuple[Action, ...] = (
-    Action("route", "route:route",
-           "Rank documents by metadata and body text. Call before opening bank files; "
-           "ask as the user asked, any language.",
-           (_s("question", "As asked.", required=True, arg=True, metavar="QUESTION", flag=""),
-            _i("limit", "Max results.", 5, 1, 25), *FILTERS),
-           group="find", read_only=True, example='route "how are refunds approved?"', flag="route",
-           cli_help="Rank documents by metadata and body text for a question."),
-    Action("search", "search:search",
-           "Search bodies for a literal (identifier, error text); gives path, line, excerpt.",
-           (_s("query", "Literal or words.", required=True, arg=True, metavar="QUERY", flag=""),
-            _i("limit", "Max results.", 10, 1, 50), *FILTERS),
-           group="find", read_only=True, example="search INVOICE_LOCKED", flag="search",
-           cli_help="Find where words or literals occur in bodies."),
+    _query("route", "Rank documents by metadata and body text. Call before opening bank files; "
+           "ask as asked, any language.",
+           _s("question", "As asked.", required=True, arg=True, metavar="QUESTION", flag=""), (5, 25),
+           "Rank documents by metadata and body text for a question.", 'route "how are refunds approved?"',
+           _s("since", "From.", cli_help='Window start: a date, tag or words ("last week").'),
+           _s("until", "To.", cli_help="Window end (included).")),
+    _query("search", "Search bodies for a literal (identifier, error text).",
+           _s("query", "Literal or words.", required=True, arg=True, metavar="QUERY", flag=""), (10, 50),
+           "Find where words or literals occur in bodies.", "search INVOICE_LOCKED"),
     Action("read", "read:read",
            "Read a body, one ## section or a line range; a list reads a batch (≤40,000 bytes). "
            "Its version: writers' base_version.",
@@ -207,13 +214,13 @@ ACTIONS: tuple[Action, ...] = (
            "Walk derived_from: up (what it rests on), down (what rests on it) or both.",
            (_path(flag=""), _s("direction", "Walk direction.", enum=("up", "down", "both"), default="down"),
             _i("depth", "Hops.", 2, 1, 6), _i("limit", "Max nodes.", 60, 1, 500),
-            _b("neighbours", "Read external headers.", True, flag=""),
+            _b("neighbours", "Read external headers.", True),
             _s("format", "Output format.", enum=("text", "mermaid", "dot"), default="text", mcp=False,
                render=True, flag="graph_format")),
            group="find", read_only=True, example="graph adr/ADR-001.md --direction up --format mermaid",
            flag="graph", cli_help="Walk derived_from from one document."),
     Action("changed", "changed:changed", "Documents added, modified, renamed or deleted since a ref or date.",
-           (_s("since", "Git ref or ISO date.", required=True, arg=True, metavar="REF|DATE", flag=""),),
+           (_s("since", "Ref, date or words.", required=True, arg=True, metavar="REF|DATE", flag=""),),
            group="find", read_only=True, example="changed HEAD~10", flag="changed",
            cli_help="Documents changed since a git ref or ISO date."),
     Action("validate", "validate:validate_for_agents",
@@ -225,7 +232,7 @@ ACTIONS: tuple[Action, ...] = (
            group="check", read_only=True, cli_target="validate:validate", example="validate --severity error",
            flag="validate", cli_help="Check the bank; exit 1 when errors exist."),
     Action("drift", "drift:drift",
-           "Documents whose anchored code changed after them (git); with files, documents covering them.",
+           "Documents whose anchored code changed after them; with files, the documents covering them.",
            (_i("threshold_days", "Lag tolerated.", 90, 0, 36500,
                cli_help="Days the code may be ahead of its document."),
             _s("scope", "Only this folder."), _a("files", "Repo-relative files.", arg=True, metavar="[FILES]..."),
@@ -255,10 +262,11 @@ ACTIONS: tuple[Action, ...] = (
             _b("release_canonical", "Archiving: drop canonical_for."), DRY, *BASE),
            group="change", example="set-status adr/ADR-002.md active"),
     Action("set_field", "writers:set_field",
-           "Set one scalar frontmatter field (not status, kinds, lists); indexes follow title/purpose.",
+           "Set one scalar frontmatter field (not status, kinds, lists).",
            (_path(), _s("field", "Field name.", required=True, arg=True),
             _s("value", "One line.", required=True, arg=True), DRY, *BASE),
-           group="change", example='set-field domain/billing.md purpose "Read before changing invoices."'),
+           group="change", example='set-field domain/billing.md purpose "Read before changing invoices."',
+           cli_help="Set one scalar frontmatter field (not status, kinds, lists); indexes follow title/purpose."),
     Action("set_list", "writers:set_list", "Add/remove governed list items, with the create gates.",
            (_path(), _s("field", "List field.", required=True, arg=True,
                         enum=("derived_from", "canonical_for", "must_not_define", "anchors")),
@@ -280,10 +288,10 @@ ACTIONS: tuple[Action, ...] = (
                                                    cli_help="One line on when to read it."),
             _a("derived_from", "Upstream paths.", cli="derived", flag="derived", metavar="A,B"),
             _a("canonical_for", "Keys owned.", cli="canonical", flag="canonical", metavar="K,L"),
-            _a("must_not_define", "Keys not owned.", flag=""),
+            _a("must_not_define", "Keys not owned."),
             _a("anchors", "Code paths.", metavar="P,Q"),
             _s("status", "Status.", default=None, implied="draft"),
-            _s("body", "Body.", flag=""), _s("body_file", "Body file."),
+            _s("body", "Body."), _s("body_file", "Body file."),
             Param("extra", "object", "Other fields.", cli="set", metavar="KEY=VALUE",
                   cli_help="Another frontmatter key; VALUE is YAML (5 is a number, [a, b] a list)."),
             _b("inbox", "File as an _inbox note.", cli_help="File the note in _inbox/."), DRY),
@@ -302,9 +310,10 @@ ACTIONS: tuple[Action, ...] = (
            (_path("The note.", flag=""), _s("reason", "Why.", required=True), DRY, *BASE_CLI),
            group="create", destructive=True, example='discard _inbox/idea.md --reason "Already in billing."',
            flag="discard"),
-    Action("materialize_flows", "writers:materialize_flows", "Copy shipped templates to flows/templates/ for editing.",
+    Action("materialize_flows", "writers:materialize_flows", "Copy shipped templates into flows/templates/.",
            (_b("force", "Overwrite the bank's copies."), DRY),
-           group="create", example="materialize-flows --dry-run", flag="materialize_flows"),
+           group="create", example="materialize-flows --dry-run", flag="materialize_flows",
+           cli_help="Copy shipped templates to flows/templates/ for editing."),
     Action("init", "writers:init", "Create the bank from the starter governance set.",
            (_s("name", "Project name.", required=True, arg=True, flag=""),
             _b("force", "Add missing starter files."), DRY),
@@ -402,3 +411,20 @@ def see_for(face: str, name: str) -> str:
         if action.resource:
             return f"the {action.resource} resource"
     return f"`mcp-memorybank {action.cli_name}`"
+
+
+def param_for(face: str, name: str, action: str | None = None) -> str:
+    """How a face spells a parameter a message names: `base_version` over MCP, `--base-version` in the CLI.
+
+    In the CLI the running action's own spelling wins (`status` is an option of `route` but the
+    STATUS argument of `set-status`); else the first action that declares the parameter.
+    """
+    if face == "mcp":
+        return name
+    ordered = ([BY_NAME[action]] if action in BY_NAME else []) + list(ACTIONS)
+    param = next((p for a in ordered for p in a.params if p.name == name), None)
+    if param is None:
+        return name
+    if param.arg:
+        return (param.metavar or param.name.upper()).strip("[].")
+    return f"--no-{param.option}" if param.type == "boolean" and param.default is True else f"--{param.option}"

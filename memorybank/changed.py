@@ -44,13 +44,23 @@ def changed(bank: Bank, since: str) -> dict:
     """What changed in the bank since a git ref or an ISO date (§8.3)."""
     bank.refresh()
     if not isinstance(since, str) or not since.strip():
-        raise BankError("`since` is empty: give a git ref (HEAD~5, main, v1.2.0) or an ISO date (2026-01-31).")
+        raise BankError("`{since}` is empty: give a git ref (HEAD~5, main, v1.2.0) or an ISO date (2026-01-31).",
+                        names=("since",))
     since = since.strip()
     top = bank_top(bank)
     if _DATE.match(since):
         if top is None or not has_commits(top):
             return _by_mtime(bank, since)
         return _by_history(bank, top, since)
+    # -- issue 19: time words ("last week", "с марта", "上个月", "since v1.2"): timechanged.py --
+    from .timewords import HOW, expression
+    window = expression(since)
+    if window is not None and window.tag != since:
+        from .timechanged import changed_in
+        return changed_in(bank, window)
+    if any(ch.isspace() for ch in since):  # no git ref holds a space
+        raise BankError(f"Cannot read since {since[:80]!r} as a git ref or a time. {HOW} A git ref: HEAD~5, main.")
+    # -- end issue 19 --
     if top is None:
         raise BankError(f"Cannot compare with {since}: the bank is not inside a git repository, so git refs name "
                         "nothing here. Give an ISO date (e.g. 2026-01-31) to list documents by modification time, "

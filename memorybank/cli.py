@@ -21,8 +21,8 @@ from typing import Any
 import click
 
 from . import __version__
-from .catalog import ACTIONS, BY_COMMAND, BY_NAME, NO_DEFAULT, Action, Param, parse_groups, see_for
-from .errors import BankError, clip, shown
+from .catalog import ACTIONS, BY_COMMAND, BY_NAME, NO_DEFAULT, Action, Param, parse_groups
+from .errors import BankError, clip
 
 PROG = "mcp-memorybank"
 BANK_FOLDER = "memory_bank"
@@ -176,9 +176,17 @@ def _call(action: Action, root: str, values: dict[str, Any], as_json: bool, one_
                 raise BankError(f"{subject.root} is a file, not a bank folder; give the bank folder.")
             raise BankError(f"No bank at {subject.root}: the folder does not exist. Give the bank folder "
                             "(--root), or create one.", see="init")
-    result = action.capability("cli")(subject, **kwargs)
-    if one_shape and action.name == "read" and "documents" not in result:
-        result = {"documents": [result], "bytes": len(result.get("content", "").encode("utf-8"))}
+    try:
+        result = action.capability("cli")(subject, **kwargs)
+    except BankError as exc:
+        _refusal(exc, as_json, action.name)
+    from . import faces
+
+    result = faces.result(result, "cli", action.name)
+    if one_shape and action.name == "read" and "documents" not in result:  # one path: the batch's shape
+        from .read import BATCH_BUDGET
+        result = {"documents": [result], "bytes": len(result.get("content", "").encode("utf-8")),
+                  "budget": kwargs.get("max_bytes") or BATCH_BUDGET}
     style = _style(sys.stdout.isatty() and not as_json and not os.environ.get("NO_COLOR"))
     present = PRESENT.get(action.name, _default_present)
     result, text, code = present(action, result, style, shown_with)
@@ -326,103 +334,72 @@ def _serve(root: str, values: dict[str, Any]) -> None:
 
 # -- the flag form --------------------------------------------------------------------------------
 
+ROOT_HELP = "Bank folder (default: $MEMORYBANK_ROOT, else the nearest memory_bank/ up to the git top-level)."
+
+
+def _flag_option(dest: str, fed: list[tuple[Action, Param]]) -> click.Option:
+    """The flag form's option for one destination, from every catalog parameter it feeds.
+
+    Spelled as in the subcommands (`--kind`, `--no-claude-md`); bounds, choices and a default are
+    shown only where every parameter it feeds agrees (`--limit`'s maximum differs: each capability
+    clamps); the value given is passed as is, so each capability keeps its own default.
+    """
+    first = fed[0][1]
+    said: dict[str, list[str]] = {}
+    for action, param in fed:
+        help_text = (param.cli_help or param.help).rstrip(".")
+        help_text = help_text[0].lower() + help_text[1:]
+        if param.type == "boolean" and param.default is True:
+            help_text = "do not " + help_text
+        said.setdefault(help_text, []).append(f"--{action.flag.replace('_', '-')}" if action.flag else "no action")
+    text = " ".join(f"With {'/'.join(flags)}: {help_text}." for help_text, flags in said.items())
+    params = [p for _, p in fed]
+    if first.type == "boolean":
+        decl = f"--no-{first.option}" if first.default is True else f"--{first.option}"
+        return click.Option([decl, dest], is_flag=True, help=text)
+    if first.type in ("array", "object"):
+        return click.Option([f"--{first.option}", dest], multiple=True, metavar=first.metavar, help=text)
+    kind: click.ParamType = click.STRING
+    if first.type == "integer":
+        agreed = len({(p.minimum, p.maximum) for p in params}) == 1
+        kind = WholeNumber(min(p.minimum or 0 for p in params), first.maximum if agreed else None)
+    elif first.enum and len({p.enum for p in params}) == 1:
+        kind = click.Choice(list(first.enum))
+    defaults = {p.default for p in params}
+    if len(defaults) == 1 and first.default not in (NO_DEFAULT, None):
+        text += f" [default: {first.default}]"
+    return click.Option([f"--{first.option}", dest], type=kind, metavar=first.metavar, help=text)
+
+
+def _flag_form_params() -> list[click.Parameter]:
+    """Every option of the flag form, generated from the catalog: one `--ACTION` per action with `flag=`, then
+    the options of its parameters (shared by name: `--limit` feeds route, search and graph), FILES and --json."""
+    out: list[click.Parameter] = [click.Option(["--root"], type=click.Path(file_okay=False), default=None,
+                                               help=ROOT_HELP)]
+    fed: dict[str, list[tuple[Action, Param]]] = {}
+    order: list[str] = []
+    for action in (*LEGACY, BY_NAME[SERVE]):  # serving is the flag form without an action flag
+        value = next((p for p in action.params if p.arg and p.flag == ""), None)
+        decls = [f"--{(action.flag or '').replace('_', '-')}", f"a_{action.flag}"]
+        help_text = action.cli_help or action.description
+        if action.flag:
+            out.append(click.Option(decls, is_flag=True, help=help_text) if value is None else
+                       click.Option(decls, metavar=(value.metavar or value.name.upper()).removesuffix("..."),
+                                    multiple=value.type == "array", help=help_text))
+        for param in action.params:
+            if param.arg or not param.flag_dest:
+                continue
+            if param.flag_dest not in fed:
+                order.append(param.flag_dest)
+            fed.setdefault(param.flag_dest, []).append((action, param))
+    out += [_flag_option(dest, fed[dest]) for dest in order]
+    out.append(click.Option(["--json", "as_json"], is_flag=True,
+                            help="Print the result as compact JSON (the tool's dict); a refusal as {\"error\": …}."))
+    out.append(click.Argument(["files"], nargs=-1, type=click.Path(dir_okay=False)))
+    return out
+
+
 @click.command(context_settings=_CONTEXT)
-@click.option("--root", type=click.Path(file_okay=False), default=None,
-              help="Bank folder (default: $MEMORYBANK_ROOT, else ./memory_bank).")
-@click.option("--stats", "a_stats", is_flag=True, help="Print what the index holds.")
-@click.option("--route", "a_route", metavar="QUESTION", help="Rank documents by metadata for a question.")
-@click.option("--search", "a_search", metavar="QUERY", help="Find where words or literals occur in bodies.")
-@click.option("--prime", "a_prime", metavar="TEXT",
-              help="Pointers a prompt hook would inject for TEXT (≤ 3 documents), or nothing below the bar.")
-@click.option("--layer", help="With --route/--search: only this layer (dna, knowledge, decision, …).")
-@click.option("--read", "a_read", multiple=True, metavar="PATH", help="Read a document (repeat for a batch).")
-@click.option("--section", help="With --read: one ## section.")
-@click.option("--lines", "line_range", metavar="A-B", help="With --read: a line range such as 40-80.")
-@click.option("--max-bytes", type=WholeNumber(min=1), help="With a batch --read: lower the 40,000-byte budget.")
-@click.option("--validate", "a_validate", is_flag=True, help="Check the bank; exit 1 when errors exist.")
-@click.option("--scope", help="With --validate or --drift: only documents under this folder.")
-@click.option("--rule", help="With --validate: only this rule.")
-@click.option("--severity", type=click.Choice(["error", "warning"]), help="With --validate: only this severity.")
-@click.option("--summary", is_flag=True, help="With --validate: print only the summary.")
-@click.option("--surface", "a_surface", is_flag=True, help="Print the MCP surface's token cost per tool and group.")
-@click.option("--off", "off_paths", multiple=True, metavar="PATH",
-              help="Serve nothing for banks under PATH (repeatable).")
-@click.option("--tools", "tool_groups", metavar="GROUPS",
-              help="Serve only these tool groups: find,check,change,create,init.")
-@click.option("--install-hook", "a_install_hook", is_flag=True,
-              help="Wire the bank into Claude Code: .mcp.json, the Stop hook, the CLAUDE.md block.")
-@click.option("--project", type=click.Path(file_okay=False),
-              help="With --install-hook, --adoption or --deliver: the project folder "
-              "(default: the git top-level containing the bank, else its parent).")
-@click.option("--no-claude-md", is_flag=True, help="With --install-hook: leave CLAUDE.md alone.")
-@click.option("--adoption", "a_adoption", is_flag=True,
-              help="Count bank use through vs around the server in transcript FILES (default: this project's).")
-@click.option("--create", "a_create", metavar="PATH",
-              help="Create a governed document (needs --kind --title --purpose).")
-@click.option("--kind", help="With --create/--promote: doc_kind. With --route/--search: only this doc_kind.")
-@click.option("--title", help="With --create/--promote: title.")
-@click.option("--purpose", help="With --create/--promote: one line on when to read it.")
-@click.option("--derived", metavar="A,B", help="With --create/--promote: derived_from paths, comma-separated.")
-@click.option("--canonical", metavar="K,L", help="With --create/--promote: canonical_for keys, comma-separated.")
-@click.option("--anchors", metavar="P,Q", help="With --create: code paths, comma-separated.")
-@click.option("--status", help="With --create (default draft) / --promote (default active): status. "
-              "With --route/--search: only this status.")
-@click.option("--set", "extra", multiple=True, metavar="KEY=VALUE", help="With --create: another frontmatter key.")
-@click.option("--body-file", type=click.Path(dir_okay=False), help="With --create: the body, from a file.")
-@click.option("--inbox", is_flag=True, help="With --create: file the note in _inbox/.")
-@click.option("--promote", "a_promote", metavar="NOTE", help="Move an _inbox/ note into the bank (needs --to).")
-@click.option("--to", "to_path", metavar="PATH", help="With --promote: destination path or folder.")
-@click.option("--discard", "a_discard", metavar="NOTE", help="Delete an _inbox/ note (needs --reason).")
-@click.option("--reason", help="With --discard: why; recorded in _inbox/DISCARDED.md.")
-@click.option("--base-version", metavar="VERSION",
-              help="With --promote/--discard/--review: refuse unless it is still this version (from --read --json).")
-@click.option("--list-inbox", "a_list_inbox", is_flag=True, help="List _inbox/ notes, oldest first.")
-@click.option("--init", "a_init", metavar="NAME", help="Seed a new bank for project NAME.")
-@click.option("--materialize-flows", "a_materialize_flows", is_flag=True,
-              help="Copy the shipped templates into flows/templates/.")
-@click.option("--force", is_flag=True, help="With --init/--materialize-flows: overwrite; with --deliver: "
-              "overwrite generated files edited by hand.")
-@click.option("--dry-run", is_flag=True, help="Run every check, write nothing, print what would change.")
-@click.option("--graph", "a_graph", metavar="PATH", help="Walk derived_from from one document.")
-@click.option("--direction", type=click.Choice(["up", "down", "both"]), default="down", show_default=True,
-              help="With --graph: up = what it builds on, down = what depends on it.")
-@click.option("--depth", type=WholeNumber(1, 6), default=2, show_default=True, help="With --graph: hops to walk.")
-@click.option("--format", "graph_format", type=click.Choice(["text", "mermaid", "dot"]), default="text",
-              show_default=True, help="With --graph: output as text, a Mermaid flowchart or Graphviz DOT.")
-@click.option("--limit", type=WholeNumber(min=1),
-              help="Cap on results (--route 5, max 25; --search 10, max 50; --graph: nodes, default 60).")
-@click.option("--drift", "a_drift", is_flag=True,
-              help="Documents whose anchored code moved on (git); with FILES, the documents covering them.")
-@click.option("--threshold-days", type=WholeNumber(min=0), default=90, show_default=True,
-              help="With --drift or --deliver: days the code may be ahead of its document.")
-@click.option("--changed-since", metavar="REF",
-              help="With --drift: list the documents covering files changed since REF (plus untracked).")
-@click.option("--changed", "a_changed", metavar="REF|DATE", help="Documents changed since a git ref or ISO date.")
-@click.option("--deliver", "a_deliver", is_flag=True,
-              help="Compile rules and recipes into IDE files; --check exits 1 when any is stale.")
-@click.option("--targets", metavar="LIST", help="With --deliver: cursor,agents,claude,copilot,skill,mirror,gemini,"
-              "cline,windsurf,roo,kiro,junie (default cursor,agents,copilot).")
-@click.option("--check", is_flag=True, help="With --deliver: write nothing; exit 1 when a file is out of date. "
-              "With --drift: exit 1 when a document drifted or lost an anchor.")
-@click.option("--guard", "a_guard", is_flag=True,
-              help="Check FILES (default: git's changed files) against the rules' guard patterns; exit 1 on errors.")
-@click.option("--staged", is_flag=True, help="With --guard: only staged files (for pre-commit).")
-@click.option("--changed-lines", is_flag=True, help="With --guard: only added or changed lines (legacy code).")
-@click.option("--review", "a_review", metavar="PATH",
-              help="Stamp `reviewed: today` on a document checked against its code (clears its drift).")
-@click.option("--adopt", "a_adopt", is_flag=True,
-              help="Give a folder of plain markdown governed frontmatter, dna/ and indexes (dry run; --write applies).")
-@click.option("--write", is_flag=True, help="With --adopt: apply the changes (the default only shows them).")
-@click.option("--name", help="With --adopt: the project name in the added dna/ (default: the project folder's).")
-@click.option("--import", "a_import", is_flag=True,
-              help="File the project's agent instructions (CLAUDE.md, .cursor/rules, …) as _inbox/ notes.")
-@click.option("--install", "a_install", is_flag=True,
-              help="Wire the bank into agents' project configs (--agents; default claude = --install-hook).")
-@click.option("--agents", metavar="LIST", help="With --install: claude,cursor,vscode,gemini,codex,windsurf.")
-@click.option("--uninstall", "a_uninstall", is_flag=True,
-              help="Remove what --install and --deliver added to the project, keeping every user byte.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as compact JSON (the tool's dict).")
-@click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
 @click.version_option(__version__, prog_name=PROG)
 def command(root: str | None, as_json: bool, **opts: Any) -> None:
     """Serve a memory bank over MCP (no action flag), or run one action on it (the flag form).
@@ -444,18 +421,16 @@ def command(root: str | None, as_json: bool, **opts: Any) -> None:
         elif param.name == "files":
             values[param.name] = opts["files"]
         elif param.flag_dest in opts:
-            values[param.name] = opts[param.flag_dest]
-    if action.name in ("install_hook", "install"):
-        values["claude_md"] = not opts["no_claude_md"]
-    if action.name == "create":
-        missing = [f"--{n}" for n in ("kind", "title", "purpose") if not opts[n]]
-        if missing:
-            raise Usage(f"--create needs {', '.join(missing)}")
-    if action.name == "promote" and not opts["to_path"]:
-        raise Usage("--promote needs --to PATH")
-    if action.name == "discard" and not opts["reason"]:
-        raise Usage("--discard needs --reason R")
+            given = opts[param.flag_dest]
+            values[param.name] = not given if param.type == "boolean" and param.default is True else given
+    missing = [f"--{p.option}" + (f" {p.metavar}" if p.metavar else "") for p in action.params
+               if p.required and not p.arg and not values.get(p.name)]
+    if missing:
+        raise Usage(f"--{(action.flag or '').replace('_', '-')} needs {', '.join(missing)}")
     sys.exit(_call(action, bank_root, values, as_json))
+
+
+command.params[:0] = _flag_form_params()
 
 
 # -- subcommands, generated from the catalog ---------------------------------------------------
@@ -489,8 +464,7 @@ def _click_param(param: Param) -> click.Parameter:
 
 def _subcommand(action: Action) -> click.Command:
     params: list[click.Parameter] = [click.Option(["--root"], type=click.Path(file_okay=False), default=None,
-                                                  help="Bank folder (default: $MEMORYBANK_ROOT, else the "
-                                                  "nearest memory_bank/ up to the git top-level).")]
+                                                  help=ROOT_HELP)]
     params += [_click_param(p) for p in action.params]
     if action.name != SERVE:
         params.append(click.Option(["--json", "as_json"], is_flag=True,
@@ -527,42 +501,14 @@ for _action in ACTIONS:
     commands.add_command(_subcommand(_action))
 
 
-def _complete_flag_form() -> None:
-    """Give the flag form an option for every catalog action and parameter it does not spell out.
-
-    The hand-written options above keep their documented help; a new action with `flag=` (say
-    `prime`) or a new parameter gets its flag here, so it is one catalog line for both forms.
-    """
-    have = {p.name for p in command.params}
-    for action in LEGACY:
-        dest = f"a_{action.flag}"
-        if dest not in have:
-            first = next((p for p in action.params if p.arg and p.flag == ""), None)
-            decls = [f"--{(action.flag or '').replace('_', '-')}", dest]
-            help_text = action.cli_help or action.description
-            option = click.Option(decls, is_flag=True, help=help_text) if first is None else \
-                click.Option(decls, metavar=first.metavar or first.name.upper(), help=help_text)
-            command.params.insert(len(command.params) - 1, option)  # before FILES
-            have.add(dest)
-        for param in action.params:
-            if param.arg or not param.flag_dest or param.flag_dest in have or param.render:
-                continue
-            option = _click_param(param)
-            option.name = param.flag_dest
-            command.params.insert(len(command.params) - 1, option)
-            have.add(param.flag_dest)
-
-
-_complete_flag_form()
-
-
 # -- entry point ------------------------------------------------------------------------------
 
-def _refusal(exc: BankError, as_json: bool) -> None:
-    message = clip(shown(exc, lambda name: see_for("cli", name)))
+def _refusal(exc: BankError, as_json: bool, action: str | None = None) -> None:
+    from . import faces
+
+    message = clip(faces.refusal(exc, "cli", action))
     if as_json:
-        click.echo(json.dumps({"error": {"message": message,
-                                         "see": [BY_NAME[name].cli_name for name in exc.see]}},
+        click.echo(json.dumps({"error": {"message": message, "see": faces.see_names("cli", exc.see)}},
                               ensure_ascii=False, separators=(",", ":")))
     click.echo(f"{PROG}: {message}", err=True)
     sys.exit(2 if exc.param else 1)

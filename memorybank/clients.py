@@ -76,7 +76,8 @@ def parse_agents(agents: str | list[str] | tuple[str, ...] | None) -> tuple[str,
     names = {str(a).strip().lower() for a in items if str(a).strip()}
     unknown = sorted(names - set(AGENTS))
     if unknown or not names:
-        raise BankError(f"Unknown agent: {', '.join(unknown) or '(none given)'}. Choose from {', '.join(AGENTS)}.")
+        raise BankError(f"Unknown agent: {', '.join(unknown) or '(none given)'}. Choose from {', '.join(AGENTS)}.",
+                        param="agents")
     return tuple(a for a in AGENTS if a in names)
 
 

@@ -296,7 +296,7 @@ def _reverse(bank: Bank, top: Path | None, anchored: list[Doc], unanchored: int,
     if changed_since is not None:
         if top is None:
             raise BankError(f"Cannot list files changed since {changed_since}: the bank is not inside a git "
-                            "repository. Pass the code files instead (bank_drift with files).")
+                            "repository. Pass the code files instead (`{files}`).", names=("files",))
         try:
             wanted += changed_files(top, changed_since, notes)
         except GitFailure as exc:

@@ -1,7 +1,13 @@
-"""The one error type for refusals, and how a refusal is shown."""
+"""The one error type for refusals, and how a refusal (or a result's hint) is shown by a face."""
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+
+Namer = Callable[[str], str]
+
+
+def _same(name: str) -> str:
+    return name
 
 
 class BankError(Exception):
@@ -10,27 +16,47 @@ class BankError(Exception):
     Capabilities raise it; the CLI prints it to stderr (exit 1) and the MCP server returns it as an
     `isError` result. Nothing is written when it is raised by a writer.
 
+    No core message names a tool, a command or a flag: each face names them in its own words.
     `see` names the actions the fix points at, as the product names them (`search`, `set_list`):
-    each face renders them in its own words (`bank_search` over MCP, `mcp-memorybank search` on the
-    command line), so no core message names a tool or a flag. `param` names the parameter whose
-    value is not one of the allowed ones: the CLI treats that as a usage error (exit 2).
+    `bank_search` over MCP, `mcp-memorybank search` on the command line. A parameter is written
+    in the message as `{name}` (`"pass {base_version} …"`) and listed in `param` or `names`: MCP
+    shows `base_version`, the CLI `--base-version`. `param` is the parameter whose value is not
+    one of the allowed ones: the CLI treats that as a usage error (exit 2); `names` are the other
+    parameters the message speaks of. `str(exc)` is the message in the product's words.
     """
 
-    def __init__(self, message: str, see: str | tuple[str, ...] | None = None, param: str | None = None) -> None:
+    def __init__(self, message: str, see: str | tuple[str, ...] | None = None, param: str | None = None,
+                 names: Iterable[str] = ()) -> None:
         super().__init__(message)
         self.message = message
         self.see: tuple[str, ...] = (see,) if isinstance(see, str) else tuple(see or ())
         self.param = param
+        self.names: tuple[str, ...] = tuple(dict.fromkeys([*([param] if param else []), *names]))
 
     def __str__(self) -> str:
-        return self.message
+        return spell(self.message, self.names, _same)
 
 
-def shown(exc: BankError, name: Callable[[str], str]) -> str:
-    """The refusal's message with its `see` actions named by a face (`name("search")` → `bank_search`)."""
-    if not exc.see:
-        return exc.message
-    return f"{exc.message} (see {', '.join(name(action) for action in exc.see)})"
+def spell(text: str, names: Iterable[str], param: Namer) -> str:
+    """`text` with each `{name}` of `names` spelled by a face (`param("base_version")` → `--base-version`).
+
+    Only the listed names are replaced, so braces in an echoed value (`{path, section}`) stay as they are.
+    """
+    for name in names:
+        text = text.replace("{" + name + "}", param(name))
+    return text
+
+
+def said(text: str, see: Iterable[str], names: Iterable[str], action: Namer, param: Namer = _same) -> str:
+    """A message as a face shows it: its parameters spelled, and `(see …)` naming the actions it points at."""
+    text = spell(text, names, param)
+    see = tuple(see)
+    return f"{text} (see {', '.join(action(name) for name in see)})" if see else text
+
+
+def shown(exc: BankError, name: Namer, param: Namer = _same) -> str:
+    """The refusal's message as a face shows it (`name("search")` → `bank_search`, `param` spells parameters)."""
+    return said(exc.message, exc.see, exc.names, name, param)
 
 
 MESSAGE_LIMIT = 2000

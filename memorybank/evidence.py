@@ -75,10 +75,10 @@ def _form_parts(index: SearchIndex, terms: tuple[str, ...], scale: float) -> tup
         if entry is None:
             return {}, 0
         ids, tfs = entry
-        found = _saturated(index, term, ids, tfs, norm, paths, every_live)
+        found, df = _saturated(index, term, ids, tfs, norm, paths, every_live)
         if scale != 1.0:
             found = {k: scale * v for k, v in found.items()}
-        smallest = len(ids) if not smallest else min(smallest, len(ids))
+        smallest = df if not smallest else min(smallest, df)
         merged = found if merged is None else {k: v + found[k] for k, v in merged.items() if k in found}
         if not merged:
             return {}, smallest
@@ -88,8 +88,13 @@ def _form_parts(index: SearchIndex, terms: tuple[str, ...], scale: float) -> tup
 
 
 def _saturated(index: SearchIndex, term: str, ids: array, tfs: array, norm: list[float], paths: list[str | None],
-               every_live: bool) -> dict[int, float]:
-    """`tf / (tf + norm)` per live id of one term, heading lines subtracted; memoised per index state.
+               every_live: bool) -> tuple[dict[int, float], int]:
+    """`tf / (tf + norm)` per live id of one term, heading lines subtracted, and the term's live document
+    frequency; memoised per index state.
+
+    The frequency counts live ids only: a warm index keeps a replaced document's postings until it
+    compacts, and counting those would push df past the live count (a negative idf), so a server after
+    an edit would weigh evidence unlike a fresh build.
 
     Common terms touch thousands of postings on a large bank; the result only changes when a document
     does, so it is kept (for the `SATURATED_CACHE` most recent terms) until the index's stamp moves.
@@ -98,11 +103,13 @@ def _saturated(index: SearchIndex, term: str, ids: array, tfs: array, norm: list
     cache = index.saturated
     hit = cache.get(term)
     if hit is not None and hit[0] == stamp:
-        return hit[1]
+        return hit[1], hit[2]
     if every_live:
         found = {ident: tf / (tf + norm[ident]) for ident, tf in zip(ids, tfs)}
+        df = len(ids)
     else:
         found = {ident: tf / (tf + norm[ident]) for ident, tf in zip(ids, tfs) if paths[ident] is not None}
+        df = len(found)
     heads = index.headings.get(term)
     if heads:  # heading lines are metadata: only the prose's occurrences count
         for ident, in_heads in heads.items():
@@ -114,8 +121,8 @@ def _saturated(index: SearchIndex, term: str, ids: array, tfs: array, norm: list
                     del found[ident]
     if len(cache) >= SATURATED_CACHE:
         cache.pop(next(iter(cache)))
-    cache[term] = (stamp, found)
-    return found
+    cache[term] = (stamp, found, df)
+    return found, df
 
 
 def body_evidence(index: SearchIndex, concepts: list[SearchConcept]) -> Evidence:

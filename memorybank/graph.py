@@ -1,4 +1,4 @@
-"""`bank_graph` (§8.1): breadth-first over `derived_from`, plus text, Mermaid and DOT renderers.
+"""`bank_graph` (§8.1): breadth-first over `derived_from` (its text, Mermaid and DOT renderers are in `render`).
 
 Edges always point the way `derived_from` does: `{from: A, to: B}` means A derives from B (B is
 upstream). `up` follows edges forwards (what the document builds on), `down` follows them backwards
@@ -37,7 +37,7 @@ def graph(bank: Bank, path: str, direction: str = "down", depth: int = 2, limit:
     """
     bank.refresh()
     if direction not in DIRECTIONS:
-        raise BankError(f"Unknown direction: {direction!r}. Use one of: up, down, both.")
+        raise BankError(f"Unknown direction: {direction!r}. Use one of: up, down, both.", param="direction")
     if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
         raise BankError(f"depth must be a whole number from 1 to {MAX_DEPTH} (got {depth!r}).")
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:

@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -355,18 +356,30 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{PROG} {args[0]}: {exc.__class__.__name__}", file=sys.stderr)
             sys.exit(0)
         prime_main(args[0], args[1:])
-    try:
-        explicit = parse_args(sys.argv[1:] if argv is None else argv)
+    def block() -> str | None:
+        explicit = parse_args(args)  # before stdin is read: a usage error must not wait for input
         reason = decide(_read_event(sys.stdin), explicit, time.time())
-        if reason:
-            sys.stdout.write(json.dumps({"decision": "block", "reason": reason}) + "\n")
+        return json.dumps({"decision": "block", "reason": reason}) if reason else None
+
+    answer(PROG, block)
+    sys.exit(0)
+
+
+def answer(prog: str, produce: Callable[[], str | None]) -> None:
+    """Run one hook: print the line `produce` returns (nothing for None or `Quiet`), and never fail the agent.
+
+    Any error becomes one line on stderr, prefixed by `prog`; the caller exits 0.
+    """
+    try:
+        text = produce()
+        if text:
+            sys.stdout.write(text + "\n")
             sys.stdout.flush()
     except Quiet:
         pass
-    except Exception as exc:  # never fail the agent
+    except Exception as exc:  # noqa: BLE001 - never fail the agent
         message = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
-        print(f"{PROG}: {message}", file=sys.stderr)
-    sys.exit(0)
+        print(f"{prog}: {message}", file=sys.stderr)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -19,7 +19,7 @@ import os
 import sys
 from pathlib import Path
 
-from .hook import Quiet, find_bank, no_bank_at, parse_args
+from .hook import Quiet, answer, find_bank, no_bank_at, parse_args
 from .mode import OFF_MARKER
 from .project import git_toplevel
 
@@ -86,17 +86,11 @@ def respond(command: str, event: dict, explicit_root: str | None) -> str:
 
 def main(command: str, argv: list[str]) -> None:
     """Entry point of both subcommands: print the text or nothing; always exit 0."""
-    try:
-        explicit = parse_args(argv, USAGE, command)
-        text = respond(command, _event(sys.stdin), explicit)
-        if text:
-            sys.stdout.write(text + "\n")
-            sys.stdout.flush()
-    except Quiet:
-        pass
-    except Exception as exc:  # never fail the prompt
-        message = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
-        print(f"{PROG} {command}: {message}", file=sys.stderr)
+    def respond_to_event() -> str | None:
+        explicit = parse_args(argv, USAGE, command)  # before stdin is read: a usage error must not wait for input
+        return respond(command, _event(sys.stdin), explicit)
+
+    answer(f"{PROG} {command}", respond_to_event)
     with contextlib.suppress(OSError, ValueError):  # then skip the interpreter's teardown of the index
         sys.stdout.flush()
         sys.stderr.flush()

@@ -80,7 +80,8 @@ def _check_place(project: Path, rel: str, bank: Path) -> None:
     real_bank = os.path.realpath(bank)
     if os.path.commonpath([real_bank, os.path.realpath(project / rel)]) == real_bank:
         raise BankError(f"Refusing to write {rel}: it would land inside the bank ({real_bank}), where it would be "
-                        "indexed as a document. Pass --project DIR (a folder outside the bank); nothing was written.")
+                        "indexed as a document. Pass `{project}` (a folder outside the bank); nothing was written.",
+                        names=("project",))
     folder = project
     for part in rel.split("/")[:-1]:
         folder = folder / part
@@ -220,30 +221,6 @@ def hook_program(server: str) -> str:
     return str(beside) if beside.is_file() else HOOK_COMMAND
 
 
-def _plan_mcp(project: Path, bank: Path, root_arg: str, warnings: list[str], command: str = SERVER_COMMAND) -> _Plan:
-    path = project / ".mcp.json"
-    plan = _Plan(".mcp.json", path, path.exists())
-    doc = _JsonFile(_read_text(path, plan.rel), plan.rel)
-    servers = doc.get(("mcpServers",), dict) or {}
-    present = [name for name, entry in servers.items() if _serves_bank(entry, project, bank)]
-    if present:
-        plan.note = f"mcpServers.{present[0]} already serves this bank"
-        return plan
-    if SERVER_NAME in servers:
-        warnings.append(f".mcp.json: mcpServers.{SERVER_NAME} exists with other settings "
-                        f"({_compact(servers[SERVER_NAME])}); kept as it is. Delete it and re-run to replace it.")
-        plan.note = f"mcpServers.{SERVER_NAME} kept (differs)"
-        return plan
-    entry = {"command": command, "args": ["--root", root_arg]}
-    if "mcpServers" in doc.data:
-        doc.insert(("mcpServers",), entry, SERVER_NAME)
-    else:
-        doc.insert((), {SERVER_NAME: entry}, "mcpServers")
-    plan.changes.append(f"+ mcpServers.{SERVER_NAME} = {_compact(entry)}")
-    plan.new_text = doc.dumps()
-    return plan
-
-
 def _hook_words(command: str) -> tuple[dict[str, str], list[str]]:
     """A hook command split into its leading `NAME=value` assignments and its words."""
     try:
@@ -362,7 +339,7 @@ def _plan_claude_md(project: Path, bank_label: str) -> _Plan:
         plan.changes.append(f"+ {BEGIN} usage paragraph {END} (appended)")
         return plan
     if found.digest is not None:  # `--deliver` keeps this block (the usage paragraph and the rules) current
-        plan.note = "memorybank block maintained by --deliver"
+        plan.note = "memorybank block maintained by delivery"
         return plan
     start, stop = found.start, found.stop
     if text[start:stop] == block:
@@ -426,7 +403,7 @@ def install(root: str | os.PathLike[str], project: str | os.PathLike[str] | None
                         "it will never fire here. Run `git init` (and commit) in the project.")
     makers = []
     if "claude" in chosen:
-        makers += [lambda: _plan_mcp(proj, bank, root_arg, warnings, command),
+        makers += [lambda: _plan_client(proj, bank, "claude", root_arg, warnings, command),
                    lambda: _plan_settings(proj, claude_hook_root(bank, proj, root_arg), bank,
                                                   hook_program(command))]
         if claude_md:
@@ -439,11 +416,13 @@ def install(root: str | os.PathLike[str], project: str | os.PathLike[str] | None
         try:
             plans.append(make())
         except BankError as exc:
-            problems.append(exc.message)
+            problems.append(exc)
     if len(problems) == 1:
-        raise BankError(problems[0])
+        raise problems[0]
     if problems:
-        raise BankError(f"{len(problems)} files need fixing first: " + " ".join(problems))
+        raise BankError(f"{len(problems)} files need fixing first: " + " ".join(p.message for p in problems),
+                        see=tuple(dict.fromkeys(s for p in problems for s in p.see)),
+                        names=[n for p in problems for n in p.names])
     if not dry_run:
         writes = {plan.path: plan.new_text.encode("utf-8") for plan in plans if plan.new_text is not None}
         try:
@@ -475,16 +454,20 @@ def serves_bank(entry: Any, project: Path, bank: Path) -> bool:
 
 def _plan_client(project: Path, bank: Path, agent: str, root_arg: str, warnings: list[str],
                  command: str = SERVER_COMMAND) -> _Plan:
-    """One editor's project MCP file: our server entry added beside the others (see `clients`)."""
+    """One agent's project MCP file (`.mcp.json` for claude): our server entry added beside the others.
+
+    Claude Code's `.mcp.json` knows no `${workspaceFolder}`, so its entries are matched unexpanded.
+    """
     from .clients import CLIENTS
 
     client = CLIENTS[agent]
+    serves = _serves_bank if agent == "claude" else serves_bank
     path = project / client.file
     plan = _Plan(client.file, path, path.exists())
     doc = _JsonFile(_read_text(path, plan.rel), plan.rel)
     key = client.servers_key
     servers = doc.get((key,), dict) or {}
-    present = [name for name, entry in servers.items() if serves_bank(entry, project, bank)]
+    present = [name for name, entry in servers.items() if serves(entry, project, bank)]
     if present:
         plan.note = f"{key}.{present[0]} already serves this bank"
         return plan

@@ -24,21 +24,32 @@ def _skip(text: str, i: int) -> int:
     return _WS.match(text, i).end()
 
 
-def _value(text: str, i: int, path: Path, spans: dict[Path, tuple[int, int]]) -> int:
-    """Scan one value starting at or after `i`; record container spans by key path; return its end."""
+Spans = dict[Path, tuple[int, int]]
+Members = dict[Path, list[tuple[int, int]]]
+
+
+def _scan(text: str, i: int, path: Path, spans: Spans, members: Members) -> int:
+    """Scan one value starting at or after `i`; return its end.
+
+    Records, by key path, each container's `(start, end)` in `spans` and each of its direct members'
+    `(start, end)` in `members` (an object member starts at its key, an array item at its value).
+    """
     i = _skip(text, i)
     opener = text[i]
     if opener in "{[":
         start, closer, index = i, "}" if opener == "{" else "]", 0
+        items = members.setdefault(path, [])
         i = _skip(text, i + 1)
         while text[i] != closer:
+            item = i
             if opener == "{":
                 key, i = scanstring(text, _skip(text, i) + 1)
                 i = _skip(text, i) + 1  # the colon
-                i = _value(text, i, (*path, key), spans)
+                i = _scan(text, i, (*path, key), spans, members)
             else:
-                i = _value(text, i, (*path, index), spans)
+                i = _scan(text, i, (*path, index), spans, members)
                 index += 1
+            items.append((item, i))
             i = _skip(text, i)
             if text[i] == ",":
                 i = _skip(text, i + 1)
@@ -52,11 +63,16 @@ def _value(text: str, i: int, path: Path, spans: dict[Path, tuple[int, int]]) ->
     return found.end()
 
 
-def container_spans(text: str) -> dict[Path, tuple[int, int]]:
+def _layout(text: str) -> tuple[Spans, Members]:
+    spans: Spans = {}
+    members: Members = {}
+    _scan(text, 0, (), spans, members)
+    return spans, members
+
+
+def container_spans(text: str) -> Spans:
     """`{key path: (start, end)}` of every object and array in a valid JSON document; `()` is the top."""
-    spans: dict[Path, tuple[int, int]] = {}
-    _value(text, 0, (), spans)
-    return spans
+    return _layout(text)[0]
 
 
 def indent_unit(text: str) -> str | None:
@@ -105,39 +121,6 @@ def insert(text: str, path: Path, value: Any, key: str | None = None) -> str:
     return text[:last] + item + text[last:]
 
 
-def _members(text: str, i: int, path: Path, want: Path, out: list[tuple[int, int]]) -> int:
-    """Like `_value`, but collects `(start, end)` of each direct member of the container at `want`.
-
-    An object member starts at its key; an array item at its value.
-    """
-    i = _skip(text, i)
-    opener = text[i]
-    if opener in "{[":
-        closer, index = "}" if opener == "{" else "]", 0
-        i = _skip(text, i + 1)
-        while text[i] != closer:
-            start = i
-            if opener == "{":
-                key, i = scanstring(text, _skip(text, i) + 1)
-                i = _skip(text, i) + 1
-                i = _members(text, i, (*path, key), want, out)
-            else:
-                i = _members(text, i, (*path, index), want, out)
-                index += 1
-            if path == want:
-                out.append((start, i))
-            i = _skip(text, i)
-            if text[i] == ",":
-                i = _skip(text, i + 1)
-        return i + 1
-    if opener == '"':
-        return scanstring(text, i + 1)[1]
-    found = _SCALAR.match(text, i)
-    if not found:
-        raise ValueError(f"unexpected {text[i]!r} at offset {i}")
-    return found.end()
-
-
 def remove(text: str, path: Path, member: str | int) -> str:
     """Remove member `member` (a key, or an array index) of the container at `path`, undoing `insert`.
 
@@ -145,9 +128,9 @@ def remove(text: str, path: Path, member: str | int) -> str:
     with the separator after it; an only member leaves the container empty (`{}` / `[]`). Raises
     KeyError when `path` is not a container or the member is absent.
     """
-    start, end = container_spans(text)[path]
-    spans: list[tuple[int, int]] = []
-    _members(text, 0, (), path, spans)
+    containers, members = _layout(text)
+    start, end = containers[path]
+    spans = members[path]
     value = json.loads(text[start:end])
     keys = list(value) if isinstance(value, dict) else list(range(len(value)))
     if member not in keys:

@@ -4,46 +4,54 @@ from __future__ import annotations
 
 import bisect
 import datetime as _dt
+import functools
 import re
+import sys
 from collections.abc import Mapping
 from typing import Any
-
-import yaml
 
 from .headings import scan_text
 from .limits import ALIAS_EXPANSION_LIMIT, BODY_INDEX_MAX, FRONTMATTER_MAX, LINKS_MAX
 from .paths import DEFAULT_LAYERS, layer_for, resolve_from
 from .records import Doc, Edge, Link, RuleRef, Section
 
-try:  # libyaml ships in the manylinux wheels; fall back to the pure loader elsewhere
-    _BaseLoader = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - depends on the platform wheel
-    _BaseLoader = yaml.SafeLoader  # type: ignore[misc]
 
-
-class Yaml12Loader(_BaseLoader):  # type: ignore[misc,valid-type]
-    """PyYAML's safe loader with YAML 1.2 core-schema implicit typing.
+@functools.cache
+def _loader() -> type:
+    """PyYAML's safe loader with YAML 1.2 core-schema implicit typing (built on first use).
 
     `yes`/`no`/`on`/`off` stay strings, `010` is ten, `1:20` is a string. Dates still load as dates.
+    `yaml` is imported here, not at module import: the line scanner (`fast_frontmatter`) reads nearly
+    every header, so a cold call that never meets an unusual header never pays for the import.
     """
+    import yaml
+    try:  # libyaml ships in the manylinux wheels; fall back to the pure loader elsewhere
+        base = yaml.CSafeLoader
+    except AttributeError:  # pragma: no cover - depends on the platform wheel
+        base = yaml.SafeLoader
+
+    class Yaml12Loader(base):  # type: ignore[misc,valid-type]
+        pass
+
+    Yaml12Loader.yaml_implicit_resolvers = {
+        key: [(tag, rx) for tag, rx in resolvers
+              if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float")]
+        for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    Yaml12Loader.add_implicit_resolver(
+        "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+    Yaml12Loader.add_implicit_resolver(
+        "tag:yaml.org,2002:int", re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"), list("-+0123456789"))
+    Yaml12Loader.add_implicit_resolver(
+        "tag:yaml.org,2002:float",
+        re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)"
+                   r"|\.(?:nan|NaN|NAN))$"),
+        list("-+0123456789."))
+    Yaml12Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+    return Yaml12Loader
 
 
-Yaml12Loader.yaml_implicit_resolvers = {
-    key: [(tag, rx) for tag, rx in resolvers
-          if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float")]
-    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-Yaml12Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
-Yaml12Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:int", re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"), list("-+0123456789"))
-Yaml12Loader.add_implicit_resolver(
-    "tag:yaml.org,2002:float",
-    re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
-    list("-+0123456789."))
-
-
-def _construct_int(loader: yaml.SafeLoader, node: yaml.Node) -> int:
+def _construct_int(loader: Any, node: Any) -> int:
     text = loader.construct_scalar(node)
     if text.startswith("0o"):
         return int(text[2:], 8)
@@ -52,7 +60,9 @@ def _construct_int(loader: yaml.SafeLoader, node: yaml.Node) -> int:
     return int(text)
 
 
-Yaml12Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+def _yaml_error(message: str) -> Exception:
+    import yaml
+    return yaml.YAMLError(message)
 
 
 def load_yaml(text: str) -> Any:
@@ -64,7 +74,8 @@ def load_yaml(text: str) -> Any:
     on either, so both are refused as YAML errors and the document is read leniently like any
     other unparsable header.
     """
-    value = yaml.load(text, Loader=Yaml12Loader)  # noqa: S506 - a safe loader subclass
+    import yaml
+    value = yaml.load(text, Loader=_loader())  # noqa: S506 - a safe loader subclass
     if "*" in text:
         _check_aliases(value)
     return value
@@ -89,13 +100,13 @@ def _check_aliases(root: Any) -> None:
             open_ids.discard(key)
             total = 1 + sum(size.get(id(i), 1) for i in items)
             if total > ALIAS_EXPANSION_LIMIT:
-                raise yaml.YAMLError(f"YAML aliases expand past {ALIAS_EXPANSION_LIMIT:,} values")
+                raise _yaml_error(f"YAML aliases expand past {ALIAS_EXPANSION_LIMIT:,} values")
             size[key] = total
             continue
         if key in size:
             continue
         if key in open_ids:
-            raise yaml.YAMLError("a YAML alias refers to its own anchor (a structure that contains itself)")
+            raise _yaml_error("a YAML alias refers to its own anchor (a structure that contains itself)")
         open_ids.add(key)
         stack.append((node, True))
         stack.extend((item, False) for item in items if isinstance(item, (dict, list)) and id(item) not in size)
@@ -147,20 +158,23 @@ def _fast_scalar(text: str) -> Any:
     return text
 
 
-def fast_frontmatter(lines: list[str]) -> dict[str, Any] | None:
+def fast_frontmatter(lines: list[str], key_lines: dict[str, int] | None = None) -> dict[str, Any] | None:
     """Parse the common frontmatter shape without YAML, or return None to defer to YAML.
 
     Handles top-level `key: scalar` lines and `key:` followed by `- scalar` items — what nearly
     every bank header is — about ten times faster than the C loader. Anything else (nested maps,
     flow collections, block scalars, comments after values, anchors, escapes, floats, times) goes
     to `load_yaml`, so results never differ from it (a property test holds the two together).
+    Keys are interned (every document repeats the same few). `key_lines`, when given, receives each
+    key's 1-based file line (the block starts on line 2), as `_key_lines` would find them.
     """
     data: dict[str, Any] = {}
     key: str | None = None
     items: list[Any] | None = None
     open_key = False
     item_indent = 0
-    for line in lines:
+    intern = sys.intern
+    for number, line in enumerate(lines, 2):
         if not line or line.isspace() or line.lstrip().startswith("#"):
             if line and not line.isspace() and line[0] != "#":
                 return None  # an indented comment may sit inside a block we do not model
@@ -185,7 +199,7 @@ def fast_frontmatter(lines: list[str]) -> dict[str, Any] | None:
         match = _FAST_KEY.match(line)
         if match is None:
             return None
-        key, raw = match.group(1), (match.group(2) or "").rstrip(" ")
+        key, raw = intern(match.group(1)), (match.group(2) or "").rstrip(" ")
         items = None
         open_key = not raw
         if key in data or key in _FAST_NULL or key in _FAST_BOOL:
@@ -194,6 +208,8 @@ def fast_frontmatter(lines: list[str]) -> dict[str, Any] | None:
         if value is _MISS:
             return None
         data[key] = value
+        if key_lines is not None:
+            key_lines[key] = number
     return data
 
 
@@ -421,32 +437,52 @@ def _plain_title(h1: str | None) -> str | None:
     return match.group(2).strip() if match and match.group(2).strip() else h1
 
 
-def _read_frontmatter(lines: list[str], block: str, close: int) -> tuple[dict[str, Any], str | None, int | None]:
-    """`(values, YAML error, error line)` of a frontmatter block; a broken one is read line by line."""
+def _read_frontmatter(lines: list[str], block: str, close: int
+                      ) -> tuple[dict[str, Any], str | None, int | None, dict[str, int] | None]:
+    """`(values, YAML error, error line, key lines)` of a frontmatter block; a broken one is read line by line.
+
+    Key lines come back only when the line scanner read the block (it meets every key line on its
+    way); otherwise they are None and the caller finds them with `_key_lines`.
+    """
+    key_lines: dict[str, int] = {}
     try:
-        loaded = fast_frontmatter(lines)
-        if loaded is None:
-            loaded = load_yaml(block) if block.strip() else {}
+        loaded = fast_frontmatter(lines, key_lines)
+        if loaded is not None:
+            return loaded, None, None, key_lines
+        loaded = load_yaml(block) if block.strip() else {}
         if loaded is None:
             loaded = {}
         if not isinstance(loaded, dict):
-            raise yaml.YAMLError(f"frontmatter is a {type(loaded).__name__}, not a mapping of keys")
-        return {str(k): v for k, v in loaded.items()}, None, None
-    except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
+            raise _yaml_error(f"frontmatter is a {type(loaded).__name__}, not a mapping of keys")
+        return {sys.intern(str(k)): v for k, v in loaded.items()}, None, None, None
+    except Exception as exc:  # noqa: BLE001 - YAML's own errors and the few built-in ones it lets through
+        if not isinstance(exc, (ValueError, TypeError, RecursionError)) and not _is_yaml_error(exc):
+            raise
         first = str(exc).strip().split("\n", 1)[0] or type(exc).__name__
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         # YAML also breaks lines at U+0085/U+2028/U+2029, so its count can run past ours: clamp
         # to the frontmatter, where the error is (close + 1 is the closing `---` line)
         error_line = min(mark.line + 2, close + 1) if mark is not None else 2
-        return lenient_frontmatter(block), first, error_line
+        return lenient_frontmatter(block), first, error_line, None
+
+
+def _is_yaml_error(exc: Exception) -> bool:
+    yaml = sys.modules.get("yaml")  # raised only once YAML ran, so the module is loaded
+    return yaml is not None and isinstance(exc, yaml.YAMLError)
 
 
 def parse_document(path: str, data: bytes, mtime_ns: int = 0,
-                   layer_map: Mapping[str, str] | None = None) -> Doc:
-    """Parse raw file bytes into a `Doc`. Never raises on content: problems land in `parse_error`."""
+                   layer_map: Mapping[str, str] | None = None, whole: tuple[int, int] | None = None,
+                   version: str = "") -> Doc:
+    """Parse raw file bytes into a `Doc`. Never raises on content: problems land in `parse_error`.
+
+    `whole` is `(size, line count)` of the file when `data` is only its head (whole lines of a file
+    over BODY_INDEX_MAX, see `bank._read_head`): such a file's body is not indexed, so its head is all
+    the parse needs; a frontmatter not closed within the head is over its cap and read line by line.
+    """
     errors: list[str] = []
     bad_line = 1  # where the first error is: the first byte that is not UTF-8, else line 1
-    size = len(data)
+    size = len(data) if whole is None else whole[0]
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     try:
@@ -458,7 +494,10 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
     if "\x00" in text:
         errors.append("contains NUL bytes; is this a binary file?")
     newline = "\r\n" if "\r\n" in text[:4096] else "\n"
-    line_count = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+    if whole is None:
+        line_count = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+    else:
+        line_count = whole[1]
     meta: dict[str, Any] = {}
     has_frontmatter = False
     body_offset = 0
@@ -469,7 +508,18 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
     head = _OPEN.match(text)
     if head:
         end_match = _CLOSE.search(text, head.end())
-        if end_match is None:
+        if end_match is None and whole is not None:  # the close lies past the head, so the block is over its
+            block = text[head.end():].replace("\r\n", "\n")  # cap: read its start line by line, as below
+            kept = block[:FRONTMATTER_MAX].rpartition("\n")[0]
+            has_frontmatter = True
+            fm_lines = ["---", *kept.split("\n")] if kept else ["---"]
+            errors.insert(0, f"frontmatter is over the {FRONTMATTER_MAX:,}-character limit (not closed in the "
+                             f"first {len(data):,} bytes); its first {len(fm_lines) - 1:,} lines were read "
+                             "line by line")
+            key_lines = _key_lines(fm_lines, len(fm_lines))
+            meta, error_line = lenient_frontmatter(kept), 2
+            body_offset = len(text)
+        elif end_match is None:
             errors.append("frontmatter opened on line 1 is never closed by a `---` line")
         else:
             has_frontmatter = True
@@ -492,8 +542,8 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
                 key_lines = _key_lines(fm_lines, len(fm_lines))
                 meta, error_line = lenient_frontmatter(kept), 2
             else:
-                key_lines = _key_lines(fm_lines, close)
-                meta, problem, error_line = _read_frontmatter(lines, block, close)
+                meta, problem, error_line, found_lines = _read_frontmatter(lines, block, close)
+                key_lines = found_lines if found_lines is not None else _key_lines(fm_lines, close)
                 if problem:
                     errors.insert(0, problem)
     body_line = (close + 2) if close is not None else 1
@@ -540,4 +590,5 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         error_line=error_line if error_line is not None else (bad_line if errors else None),
         metadata_only=metadata_only,
         limit_note="; ".join(notes) if notes else None,
+        version=version,
     )

@@ -128,7 +128,7 @@ def _generic_terms(lexicon) -> frozenset[str]:
 
 def prime(bank: Bank, prompt: str) -> dict:
     """At most 3 documents for a prompt that clear the confidence bar, and the text to inject."""
-    from .route import routed
+    from .timeroute import routed  # issue 19: time words leave the topic, windows rank (timeroute.py)
 
     if not isinstance(prompt, str):
         return dict(NOTHING)

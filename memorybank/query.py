@@ -19,9 +19,9 @@ def check_query(question: object, limit: object, max_limit: int, layer: str | No
     if isinstance(limit, float) and limit.is_integer():
         limit = int(limit)  # JSON Schema's "integer" admits 3.0
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise BankError(f"limit must be a whole number from 1 to {max_limit}; got {limit!r}.")
+        raise BankError(f"{{limit}} must be a whole number from 1 to {max_limit}; got {limit!r}.", param="limit")
     if layer is not None and layer not in LAYERS:
-        raise BankError(f"Unknown layer {layer!r}. Use one of: {', '.join(LAYERS)}.")
+        raise BankError(f"Unknown layer {layer!r}. Use one of: {', '.join(LAYERS)}.", param="layer")
     return min(limit, max_limit)
 
 
@@ -42,7 +42,13 @@ def check_filters(bank: Any, doc_kind: str | None, status: str | None) -> None:
                             f"Use one of: {shown}.", param=name)
 
 
-def empty_hint(default: str, doc_kind: str | None, layer: str | None, status: str | None) -> str:
-    """The empty-result hint; with filters set it blames the filters, not the words."""
-    given = ", ".join(f"{k}={v}" for k, v in (("doc_kind", doc_kind), ("layer", layer), ("status", status)) if v)
-    return f"Nothing matched with {given}; drop a filter to widen." if given else default
+def empty_hint(default: str, see: str, doc_kind: str | None, layer: str | None, status: str | None) -> dict[str, Any]:
+    """The empty result's `hint`: with filters set it blames the filters (`param`), else it points to `see`.
+
+    The filters are written as `{doc_kind}=…` for each face to spell (`--kind` in the CLI), see `faces`.
+    """
+    given = [(k, v) for k, v in (("doc_kind", doc_kind), ("layer", layer), ("status", status)) if v]
+    if not given:
+        return {"hint": default, "see": [see]}
+    return {"hint": "Nothing matched with " + ", ".join("{" + k + "}=" + str(v) for k, v in given)
+            + "; drop a filter to widen.", "param": [k for k, _ in given]}

@@ -52,7 +52,7 @@ def _one(bank: Bank, doc: Doc, section: str | None, cap: int) -> dict[str, Any]:
 def _line_range(bank: Bank, doc: Doc, spec: str) -> dict[str, Any]:
     match = _RANGE.match(spec)
     if not match:
-        raise BankError(f'Line range "{spec}" is not understood. Use "40-80", "40-" or "40".')
+        raise BankError(f'Line range "{spec}" is not understood. Use "40-80", "40-" or "40".', param="lines")
     first = int(match.group(1))
     last = int(match.group(3)) if match.group(3) else (None if match.group(2) else first)
     lines, version = _lines(bank, doc)
@@ -87,13 +87,14 @@ def read(bank: Bank, path: Any, section: str | None = None, lines: str | None = 
         doc = bank.doc(path)
         if lines is not None:
             if section is not None:
-                raise BankError("Give either `section` or `lines`, not both.")
+                raise BankError("Give either `{section}` or `{lines}`, not both.", names=("section", "lines"))
             return _line_range(bank, doc, lines)
         return _one(bank, doc, section, CONTENT_CAP)
     if not isinstance(path, list) or not path:
-        raise BankError("`path` must be a path or a non-empty list of paths / {path, section} items.")
+        raise BankError("`{path}` must be a path or a non-empty list of paths / {path, section} items.",
+                        names=("path",))
     if lines is not None:
-        raise BankError("`lines` works with one path; read ranges one document at a time.")
+        raise BankError("`{lines}` works with one path; read ranges one document at a time.", names=("lines",))
     budget = BATCH_BUDGET if max_bytes is None else max(1, min(int(max_bytes), BATCH_BUDGET))
     documents: list[dict[str, Any]] = []
     skipped: list[dict[str, Any]] = []
@@ -117,7 +118,8 @@ def read(bank: Bank, path: Any, section: str | None = None, lines: str | None = 
         except BankError as exc:
             if len(failed) < LIST_CAP:
                 shown = "(missing)" if raw is None else clip(str(raw))[:200]
-                failed.append({"path": shown, "error": clip(exc.message)})
+                failed.append({"path": shown, "error": clip(exc.message), **({"see": list(exc.see)} if exc.see else {}),
+                               **({"param": list(exc.names)} if exc.names else {})})
             else:
                 more["failed"] += 1
             continue

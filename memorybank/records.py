@@ -122,10 +122,13 @@ class Finding:
     path: str
     message: str
     line: int | None = None
+    see: tuple[str, ...] = ()  # the actions the fix points at, named by each face (see `faces`)
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"severity": self.severity, "rule": self.rule, "path": self.path}
         if self.line is not None:
             out["line"] = self.line
         out["message"] = self.message
+        if self.see:
+            out["see"] = list(self.see)
         return out

@@ -294,7 +294,10 @@ def drift(result: dict[str, Any], style: Style = plain) -> str:
 
 def changed(result: dict[str, Any], style: Style = plain) -> str:
     """Readable changes: one aligned row per document (kind, path, previous path, title), then the note."""
-    lines = [style(f"since {result['since']} ({result['mode']}): {len(result['changes'])} change(s)", bold=True)]
+    window = result.get("window")  # issue 19: a window of days names its words and days
+    when = (f"{window['words']} [{window.get('since', '…')} – {window.get('until', 'now')}]" if window
+            else f"since {result['since']}")
+    lines = [style(f"{when} ({result['mode']}): {len(result['changes'])} change(s)", bold=True)]
     rows = []
     for change in result["changes"]:
         where = f"{change['path']} ← {change['from']}" if change.get("from") else change["path"]
@@ -493,6 +496,9 @@ def uninstall(result: dict[str, Any], style: Style = plain) -> str:
         lines.append("nothing of memorybank's found")
     lines += [f"removed empty folder {f}" for f in result["folders"]]
     lines += [style(f"note: {n}", fg="yellow") for n in result["notes"]]
+    refused = sum(f["action"] == "refused" for f in result["files"])
+    if refused:
+        lines.append(style(f"refused {count(refused, 'file')} edited by hand; --force removes them", fg="red"))
     if result["dry_run"]:
         lines.append("dry run: nothing written")
     return "\n".join(lines)

@@ -66,7 +66,7 @@ OTHER_STATUS_FACTOR = 0.9
 CLOSED_WORK = frozenset({"done", "cancelled"})
 CLOSED_FACTOR = 0.5
 WHY_FACTOR = {"decision": 4 / 3, "knowledge": 0.8}
-HINT = "No document's title, purpose, canonical_for or headings match; try bank_search for a literal in bodies."
+HINT = "No document's title, purpose, canonical_for or headings match; search bodies for a literal."
 
 # A key or heading is addressed by a slot: document id << 12 | its number (the first 4,096 count).
 SLOT_BITS = 12
@@ -323,9 +323,13 @@ class _ConceptHits:
 
 
 def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str | None = None,
-          layer: str | None = None, status: str | None = None) -> dict:
-    """Rank routable documents for a question (metadata fused with body evidence); `hint` when empty."""
-    return routed(bank, question, limit, doc_kind, layer, status)[0]
+          layer: str | None = None, status: str | None = None, since: str | None = None,
+          until: str | None = None) -> dict:
+    """Rank routable documents for a question (metadata fused with body evidence); `hint` when empty.
+
+    `since`/`until` (and time words in the question) bound a window: see `timeroute`."""
+    from .timeroute import routed as timed  # issue 19: time windows, superseded decisions (timeroute.py)
+    return timed(bank, question, limit, doc_kind, layer, status, since, until)[0]
 
 
 def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str | None = None,
@@ -352,7 +356,7 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     assert index.lexicon is not None
     concepts = index.lexicon.concepts(question)
     if not concepts:
-        return {"results": [], "hint": empty_hint(HINT, doc_kind, layer, status)}, None, None
+        return {"results": [], **empty_hint(HINT, "search", doc_kind, layer, status)}, None, None
     intent = why_intent(question)
     factors = index.factors(intent)
     matched_per_concept = [_concept_matches(index, concept) for concept in concepts]
@@ -452,7 +456,7 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
             fused.append((-total, path, value, body))
     fused.sort()
     if not fused:
-        return {"results": [], "hint": empty_hint(HINT, doc_kind, layer, status)}, None, None
+        return {"results": [], **empty_hint(HINT, "search", doc_kind, layer, status)}, None, None
     results = []
     for neg, path, value, body in fused[:limit]:
         doc = docs[path]

@@ -53,7 +53,7 @@ ARCHIVED_FACTOR = 0.3
 PHRASE_BONUS, TITLE_BONUS, PURPOSE_BONUS = 0.5, 0.3, 0.15
 EXCERPT_MAX = 240
 HEADING_LINES = re.compile(r"^#{1,6}[ \t].*$", re.MULTILINE)
-HINT = "No document body contains these words; try bank_route to rank documents by topic."
+HINT = "No document body contains these words; rank documents by topic instead."
 
 
 class SearchIndex(DerivedIndex):
@@ -67,7 +67,7 @@ class SearchIndex(DerivedIndex):
         self.paths: list[str | None] = []
         self.lengths: list[int] = []
         self.unique: list[int] = []
-        self.saturated: dict[str, tuple[tuple, dict[int, float]]] = {}  # routing's per-term memo (evidence.py)
+        self.saturated: dict[str, tuple[tuple, dict[int, float], int]] = {}  # routing's per-term memo (evidence.py)
         self.headings: dict[str, dict[int, int]] = {}  # term -> id -> count in heading lines (routing evidence)
         self.meta: list[tuple[frozenset[str], frozenset[str]]] = []  # title and purpose terms
         self.keys: list[frozenset[str]] = []  # canonical_for terms (routing's body evidence skips them)
@@ -317,7 +317,7 @@ def search(bank: Bank, query: str, limit: int = DEFAULT_LIMIT, doc_kind: str | N
     concepts = index.lexicon.search_concepts(query)
     content = [c for c in concepts if not c.stop] or concepts
     if not content or not index.live:
-        return {"results": [], "hint": empty_hint(HINT, doc_kind, layer, status)}
+        return {"results": [], **empty_hint(HINT, "route", doc_kind, layer, status)}
 
     per_concept: list[dict[int, float]] = []
     weights: list[float] = []
@@ -362,7 +362,7 @@ def search(bank: Bank, query: str, limit: int = DEFAULT_LIMIT, doc_kind: str | N
         chosen += [(1, score, ident) for score, ident in _leading(rest, need - len(chosen), paths)]
     candidates = [(group, score, paths[ident], docs[paths[ident]]) for group, score, ident in chosen if score > 0]
     if not candidates:
-        return {"results": [], "hint": empty_hint(HINT, doc_kind, layer, status)}
+        return {"results": [], **empty_hint(HINT, "route", doc_kind, layer, status)}
 
     lexicon = index.lexicon
     phrases = _phrases(lexicon, query)

@@ -181,7 +181,7 @@ def uninstall(root: str | os.PathLike[str], project: str | os.PathLike[str] | No
             continue
         if marks[0] != marks[1] and not force:
             refused.append({"path": rel, "action": "refused",
-                            "reason": "edited by hand since it was generated; force removes it"})
+                            "reason": "edited by hand since it was generated"})
             continue
         changes.append((rel, None))
     if not dry_run and changes:

@@ -206,8 +206,8 @@ def _unregistered(bank: Bank) -> Iterator[Finding]:
             continue
         index = nearest_index(path, lambda candidate: candidate in bank.docs) or "README.md"
         yield Finding("warning", "unregistered-doc", path,
-                      f"No index links to this document. Add an entry to {index} (bank_create registers "
-                      "automatically).", None)
+                      f"No index links to this document. Add an entry to {index} (a created document is "
+                      "registered automatically).", None, see=("create",))
 
 
 def _resolves(bank: Bank, doc: Doc, raw: str) -> bool:
@@ -273,7 +273,7 @@ def _no_contract(bank: Bank) -> Iterator[Finding]:
     if bank.contract is None:
         yield Finding("warning", "no-contract", "dna/",
                       "The bank has no dna/ documents, so no contract: only structural checks ran. "
-                      "Run `mcp-memorybank --root <bank> --init NAME` on a new bank, or add dna/ documents.")
+                      "Seed a new bank with the starter set, or add dna/ documents.", see=("init",))
 
 
 def _over_limit(bank: Bank) -> Iterator[Finding]:

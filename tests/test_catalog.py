@@ -111,7 +111,7 @@ REFUSAL = {  # args, exit code (2: a value that is not one of the allowed ones)
     "materialize-flows": (["--root", "nope"], 1), "deliver": (["--targets", "curser"], 2),
     "install-hook": (["--project", "nope"], 1), "adoption": (["nope.jsonl"], 1),
     "surface": (["--tools", "bogus"], 2), "serve": (["--tools", "bogus"], 2),
-    "install": (["--agents", "emacs"], 1), "uninstall": (["--project", "nope"], 1), "adopt": (["--root", "nope"], 1),
+    "install": (["--agents", "emacs"], 2), "uninstall": (["--project", "nope"], 1), "adopt": (["--root", "nope"], 1),
     "import": (["--project", "nope"], 1),
 }
 

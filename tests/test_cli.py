@@ -95,7 +95,7 @@ def test_usage_errors_exit_2_with_one_line(tmp_path):
     (["--validate", "--dry-run"], "--dry-run does nothing with --validate"),
     (["--create", "x.md", "--kind", "note", "--title", "X", "--purpose", "P.", "--to", "y/"],
      "--to does nothing with --create; it goes with --promote"),
-    (["--read", "README.md", "--read", "domain/tax.md", "--max-bytes", "0"], "0 is not in the range x>=1"),
+    (["--read", "README.md", "--read", "domain/tax.md", "--max-bytes", "0"], "0 is not in the range 1<=x<=40000"),
 ])
 def test_an_option_the_action_would_ignore_is_a_usage_error_and_writes_nothing(tmp_path, args, message):
     # A forgotten action flag used to start the MCP server and wait on stdin; a stray option was ignored.
@@ -148,6 +148,6 @@ def test_a_refusal_names_the_actions_it_points_at_in_the_clis_words():
 def test_read_option_conflicts_are_the_capabilitys_refusals():
     # The rule lives in read(); the CLI only reports it (exit 1, nothing written).
     both = run_cli("--root", str(FIXTURE), "--read", "README.md", "--section", "Goals", "--lines", "1-3")
-    assert both.returncode == 1 and "Give either `section` or `lines`, not both." in both.stderr
+    assert both.returncode == 1 and "Give either `--section` or `--lines`, not both." in both.stderr
     batch = run_cli("--root", str(FIXTURE), "--read", "README.md", "--read", "domain/tax.md", "--lines", "1-2")
-    assert batch.returncode == 1 and "`lines` works with one path" in batch.stderr
+    assert batch.returncode == 1 and "`--lines` works with one path" in batch.stderr

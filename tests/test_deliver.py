@@ -463,7 +463,7 @@ def test_install_hook_and_delivery_share_the_claude_md_block(tmp_path):
     assert after.startswith("# Ours\n\n<!-- memorybank:begin digest=") and after.count("memorybank:begin") == 1
     assert "- [python] Rule 01" in after
     again = install_hook(root)
-    assert again["files"][2]["action"] == "unchanged" and "--deliver" in again["files"][2]["note"]
+    assert again["files"][2]["action"] == "unchanged" and "by delivery" in again["files"][2]["note"]
     assert (repo.path / "CLAUDE.md").read_text(encoding="utf-8") == after
     assert deliver(Bank(root), targets="claude", check=True)["stale"] == []
 
@@ -543,7 +543,7 @@ def test_a_write_failing_partway_changes_no_delivered_file_and_leaves_no_temp(tm
     fail_write_temp(monkeypatch, "memorybank-api.instructions.md",
                     PermissionError(13, "Permission denied", "memorybank-api.instructions.md"))
     with pytest.raises(BankError, match=r"cannot write \.github/instructions/memorybank-api\.instructions\.md "
-                                        r"\(Permission denied\).*run --deliver again"):
+                                        r"\(Permission denied\).*deliver again"):
         deliver(Bank(root))
     assert _snapshot(repo.path) == before
 
@@ -565,7 +565,7 @@ def test_a_bank_at_the_project_top_is_refused_with_the_project_fix(tmp_path):
     for mode in (("--check",), ("--dry-run",), ()):
         proc = run_cli("--root", str(repo.path), "--deliver", *mode)
         assert proc.returncode == 1 and "Traceback" not in proc.stderr
-        assert "inside the bank" in proc.stderr and "--project DIR" in proc.stderr, proc.stderr
+        assert "inside the bank" in proc.stderr and "Pass `--project`" in proc.stderr, proc.stderr
     assert _snapshot(repo.path) == before
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

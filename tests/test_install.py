@@ -231,7 +231,7 @@ def test_a_write_failing_partway_leaves_every_file_as_it_was(project, monkeypatc
 def test_a_bank_at_the_project_top_is_refused_with_the_project_fix(tmp_path):
     top = git_repo(tmp_path / "kb", {"README.md": "# Bank\n", "notes/a.md": "# A\n"})
     before = files_of(top)
-    with pytest.raises(BankError, match=r"inside the bank .*--project DIR"):
+    with pytest.raises(BankError, match=r"inside the bank .*Pass `project`"):
         install_hook(top)
     with pytest.raises(BankError, match=r"inside the bank"):
         install_hook(top, dry_run=True, claude_md=False)

@@ -106,7 +106,7 @@ def test_install_refuses_unknown_agent_and_writes_nothing(tmp_path: Path) -> Non
         install(bank, agents="claude,emacs")
     assert _snapshot(project) == before
     out = run_cli("--root", str(bank), "--install", "--agents", "emacs")
-    assert out.returncode == 1 and "Choose from claude" in out.stderr
+    assert out.returncode == 2 and "Choose from claude" in out.stderr  # not an allowed value: a usage error
 
 
 def test_uninstall_keeps_customised_entry_and_hand_edited_file(tmp_path: Path) -> None:

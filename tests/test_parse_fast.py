@@ -5,7 +5,7 @@ from conftest import heavy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memorybank.parse import fast_frontmatter, load_yaml
+from memorybank.parse import _key_lines, fast_frontmatter, load_yaml
 
 SCALAR = st.text(alphabet=st.sampled_from(list("aZ09 -_.:#'\"\\/[]{}&*!|>%@`,?~+eE\tпр中")), max_size=14)
 KEY = st.from_regex(r"[a-z_][a-z0-9_-]{0,6}", fullmatch=True)
@@ -22,9 +22,11 @@ LINE = st.one_of(
 @settings(max_examples=600 if heavy() else 150, deadline=None)  # a fresh sample every run
 @given(st.lists(LINE, max_size=8))
 def test_fast_path_agrees_with_yaml(lines):
-    fast = fast_frontmatter(lines)
+    key_lines: dict[str, int] = {}
+    fast = fast_frontmatter(lines, key_lines)
     if fast is None:
         return
+    assert key_lines == _key_lines(["---", *lines], len(lines) + 1), lines  # the lines it found on its way
     text = "\n".join(lines)
     try:
         expected = load_yaml(text) if text.strip() else {}

@@ -48,14 +48,14 @@ def test_search_text_shows_path_line_and_excerpt_and_json_matches():
 
 def test_no_match_prints_the_hint_and_exits_0():
     proc = run_cli("--root", str(FIXTURE), "--route", "kubernetes helm quantum")
-    assert proc.returncode == 0 and "bank_search" in proc.stdout
+    assert proc.returncode == 0 and "(see `mcp-memorybank search`)" in proc.stdout
     proc = run_cli("--root", str(FIXTURE), "--search", "zzqqxx")
-    assert proc.returncode == 0 and "bank_route" in proc.stdout
+    assert proc.returncode == 0 and "(see `mcp-memorybank route`)" in proc.stdout
 
 
 def test_refusals_go_to_stderr_with_exit_1():
     proc = run_cli("--root", str(FIXTURE), "--route", "x", "--layer", "archive")
-    assert proc.returncode == 1 and "Unknown layer" in proc.stderr and proc.stdout == ""
+    assert proc.returncode == 2 and "Unknown layer" in proc.stderr and proc.stdout == ""  # not an allowed value
     proc = run_cli("--root", str(FIXTURE), "--search", "")
     assert proc.returncode == 1 and "Query is empty" in proc.stderr
 

@@ -110,7 +110,7 @@ def test_create_refuses_an_undeclared_status_and_writes_nothing(tmp_path):
     before = files()
     out = cli(repo, "--create", "rules/x.md", "--kind", "rule", "--title", "X", "--purpose", "P.",
               "--set", "do=Do it.", "--status", "actv")
-    assert out.returncode == 1 and "`actv` is not a declared status" in out.stderr and "active" in out.stderr
+    assert out.returncode == 2 and "`actv` is not a declared status" in out.stderr and "active" in out.stderr
     assert files() == before
 
 

@@ -208,7 +208,8 @@ def _refuse_inside_bank(root: Path, project: Path, rel: str) -> None:
     path = os.path.realpath(project / rel)
     if os.path.commonpath([bank, path]) == bank:
         raise BankError(f"Refusing to deliver: {rel} would be written inside the bank ({bank}), where it would be "
-                        "indexed as a document. Pass --project DIR (a folder outside the bank); nothing was written.")
+                        "indexed as a document. Pass `{project}` (a folder outside the bank); nothing was written.",
+                        names=("project",))
 
 
 def _obstacle(project: Path, rel: str) -> str | None:

@@ -30,10 +30,9 @@ from mcp.server.subscriptions import (
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
-from .. import __version__, overview
+from .. import __version__, faces, overview
 from ..bank import Bank, bank_for
-from ..catalog import see_for
-from ..errors import BankError, clip, shown
+from ..errors import BankError, clip
 from ..jsonout import dumps
 from ..mode import decide_mode
 from ..writers.files import remote_caller
@@ -151,14 +150,14 @@ class MemoryBankServer:
             with remote_caller(bank.root):  # body_file/content_file: only inside the project
                 result = tool.capability()(bank, **args)
         except BankError as exc:
-            return self._text(shown(exc, lambda action: see_for("mcp", action)), True)
+            return self._text(faces.refusal(exc, "mcp", name.removeprefix("bank_")), True)
         except Exception as exc:  # noqa: BLE001 - the server must answer, never die
             traceback.print_exc(file=sys.stderr)
             return self._text(f"Internal error in {name}: {type(exc).__name__}: {exc}. The bank was not changed "
                               "by this call unless the result says so; please report this.", True)
         if name == "bank_init" and not args.get("dry_run"):
             await self._after_init(ctx)
-        return self._text(dumps(result))
+        return self._text(dumps(faces.result(result, "mcp")))
 
     async def _after_init(self, ctx: Any) -> None:
         mode = decide_mode(self.root, self.off_paths)
@@ -191,7 +190,7 @@ class MemoryBankServer:
             text, mime = overview.schema(bank)["text"], "text/markdown"
         elif uri == "memorybank://health":
             from ..validate import validate_for_agents
-            text, mime = dumps(validate_for_agents(bank)), "application/json"
+            text, mime = dumps(faces.result(validate_for_agents(bank), "mcp")), "application/json"
         elif uri == "memorybank://inbox":
             from ..writers import list_inbox
             text, mime = dumps(list_inbox(bank)), "application/json"

@@ -10,10 +10,10 @@ from ..parse import parse_document
 from ..records import Doc
 from .create import check_body
 from .files import Text
-from .gates import at_version, no_nul, refuse, template_guard
+from .gates import no_nul, refuse
 from .markdown import body_lines
 from .registry import outside_fences
-from .session import load, result, writing
+from .session import editing, load, result
 
 CONTEXT_LINES = 2
 
@@ -78,14 +78,13 @@ def edit(bank: Bank, path: str, find: str, replace: str, section: str | None = N
     changed, …}`: the 1-based line where the change starts and a few lines of the result around it.
     """
     warnings: list[str] = []
-    with writing(bank, dry_run) as tx:
-        doc = bank.doc(path)
-        at_version(doc, base_version)
-        template_guard(doc)
+    with editing(bank, path, dry_run, base_version) as (tx, doc):
         if not isinstance(find, str) or find == "":
-            raise refuse("find", "`find` is empty.", "Copy the exact text to replace from the document.", see="read")
+            raise refuse("find", "`{find}` is empty.", "Copy the exact text to replace from the document.", see="read",
+                         names=("find",))
         if not isinstance(replace, str):
-            raise refuse("replace", "`replace` is missing.", "Pass the new text (may be empty to delete).")
+            raise refuse("replace", "`{replace}` is missing.", "Pass the new text (may be empty to delete).",
+                         names=("replace",))
         no_nul("replace", replace)
         text = load(tx, doc.path)
         close = text.frontmatter_close()
@@ -109,7 +108,8 @@ def edit(bank: Bank, path: str, find: str, replace: str, section: str | None = N
                          "Read the document first and copy the exact text, whitespace included.", see="read")
         if count > 1:
             raise refuse("find", f'"{find[:80]}" occurs {count} times in {doc.path}{where}.',
-                         "Add surrounding context to `find` so it matches once, or name a `section`.")
+                         "Add surrounding context to `{find}` so it matches once, or name a `{section}`.",
+                         names=("find", "section"))
         offset = region.index(needle)
         head = "".join(text.lines[:first]) + region[:offset]
         rebuilt = head + swap + region[offset + len(needle):] + "".join(text.lines[last:])
@@ -137,15 +137,13 @@ def update_section(bank: Bank, path: str, section: str, content: str | None = No
     link to a bank document that does not exist is a warning.
     """
     warnings: list[str] = []
-    with writing(bank, dry_run) as tx:
-        doc = bank.doc(path)
-        at_version(doc, base_version)
-        template_guard(doc)
+    with editing(bank, path, dry_run, base_version) as (tx, doc):
         given = check_body(content, content_file, "content")
         if given is None:
-            raise refuse("content", "neither `content` nor `content_file` was given.", "Pass the new section text.")
+            raise refuse("content", "neither `{content}` nor `{content_file}` was given.", "Pass the new section text.",
+                         names=("content", "content_file"))
         if mode not in ("replace", "append"):
-            raise refuse("mode", f"`{mode}` is not a mode.", "Use `replace` or `append`.")
+            raise refuse("mode", f"`{mode}` is not a mode.", "Use `replace` or `append`.", param="mode")
         text = load(tx, doc.path)
         seen = parse_document(doc.path, text.encode())  # the sections of the text read, not the index's lines
         found = resolve_section(seen.sections, section, doc.path)

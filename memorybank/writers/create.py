@@ -170,7 +170,7 @@ def create(bank: Bank, path: str, doc_kind: str, title: str, purpose: str, deriv
             lines = [heading(title)]
         if omitted:
             warnings.append(f"{', '.join(omitted)} left commented out (the template has only placeholders for "
-                            f"them); set them with bank_set_field when they are known.")
+                            "them); set each one as a frontmatter field when it is known.")
         if left:
             shown = ", ".join(p if len(p) <= 40 else p[:37] + "…>" for p in left[:6]) + (" …" if len(left) > 6 else "")
             warnings.append(f"{len(left)} placeholder{'s' if len(left) > 1 else ''} left to fill in {target}: {shown}")

@@ -3,6 +3,7 @@ with the create gates applied at the moment of change."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from ..bank import Bank
@@ -18,7 +19,6 @@ from .gates import (
     LIST_FIELDS,
     anchors_list,
     as_list,
-    at_version,
     declared,
     frontmatter_key,
     keys,
@@ -29,11 +29,10 @@ from .gates import (
     owned_elsewhere,
     refuse,
     resolve_edge,
-    template_guard,
 )
 from .markdown import heading
 from .registry import escape_inline, update_entries
-from .session import load, result, writing
+from .session import editing, load, result
 
 ENUM_SCALARS = ("delivery_status", "decision_status")
 
@@ -49,13 +48,9 @@ def set_status(bank: Bank, path: str, status: str, release_canonical: bool = Fal
     skip every gate. Returns `{path, status, previous, changed, released}`.
     """
     warnings: list[str] = []
-    with writing(bank, dry_run) as tx:
-        doc = bank.doc(path)
-        at_version(doc, base_version)
-        template_guard(doc)
-        if doc.in_inbox:
-            raise refuse("status", f"{doc.path} is an inbox note; inbox notes have no lifecycle.",
-                         "Promote it or discard it.", see=("promote", "discard"))
+    no_lifecycle = ("status", "is an inbox note; inbox notes have no lifecycle.", "Promote it or discard it.",
+                    ("promote", "discard"))
+    with editing(bank, path, dry_run, base_version, inbox=no_lifecycle) as (tx, doc):
         status = one_line("status", status)
         declared(bank, "status", status)
         previous = doc.status
@@ -103,10 +98,7 @@ def set_field(bank: Bank, path: str, field: str, value: Any, dry_run: bool = Fal
     `# ` heading when it equals the old title. Returns `{path, field, value, previous, changed, indexes}`.
     """
     warnings: list[str] = []
-    with writing(bank, dry_run) as tx:
-        doc = bank.doc(path)
-        at_version(doc, base_version)
-        template_guard(doc)
+    with editing(bank, path, dry_run, base_version) as (tx, doc):
         field = frontmatter_key("field", one_line("field", field))
         if field == "status":
             raise refuse("field", "status has its own gates.", "Change it through its own writer.", see="set_status")
@@ -201,6 +193,23 @@ def _remove_items(bank: Bank, doc_path: str, field: str, current: list[Any],
     return [item for index, item in enumerate(current) if index not in gone], removed
 
 
+def _append_new(items: list[Any], candidates: Iterable[tuple[Any, Any]], have: set[Any], warnings: list[str],
+                already: str) -> list[tuple[Any, Any]]:
+    """Append each candidate `(key, value)` whose key is not in `have` yet; returns those appended.
+
+    A repeat is skipped with a warning (`already` takes the key: "{} is already in derived_from.").
+    """
+    appended = []
+    for key, value in candidates:
+        if key in have:
+            warnings.append(already.format(key))
+            continue
+        have.add(key)
+        items.append(value)
+        appended.append((key, value))
+    return appended
+
+
 def set_list(bank: Bank, path: str, field: str, add: Any = None, remove: Any = None,
              dry_run: bool = False, base_version: str | None = None) -> dict[str, Any]:
     """Add or remove items of derived_from, canonical_for, must_not_define or anchors, gated like create.
@@ -212,49 +221,35 @@ def set_list(bank: Bank, path: str, field: str, add: Any = None, remove: Any = N
     Returns `{path, field, items, added, removed, changed}`.
     """
     warnings: list[str] = []
-    with writing(bank, dry_run) as tx:
-        doc = bank.doc(path)
-        at_version(doc, base_version)
-        template_guard(doc)
+    with editing(bank, path, dry_run, base_version) as (tx, doc):
         field = one_line("field", field)
         if field not in LIST_FIELDS:
-            raise refuse("field", f"`{field}` is not a governed list.", f"Use one of: {', '.join(LIST_FIELDS)}.")
+            raise refuse("field", f"`{field}` is not a governed list.", f"Use one of: {', '.join(LIST_FIELDS)}.",
+                         param="field")
         adds, removes = as_list(add, "add"), as_list(remove, "remove")
         if not adds and not removes:
-            raise refuse("items", "nothing to add or remove.", "Pass `add` and/or `remove` items.")
+            raise refuse("items", "nothing to add or remove.", "Pass `{add}` and/or `{remove}` items.",
+                         names=("add", "remove"))
         text = load(tx, doc.path)
         raw = read_block(text).get(field)
         current: list[Any] = [] if raw is None else (list(raw) if isinstance(raw, list) else [raw])
         items, removed = _remove_items(bank, doc.path, field, current, removes)
-        added: list[Any] = []
         if field == "derived_from":
-            have = {_edge_target(doc.path, i) for i in items}
-            new_targets = []
-            for item in adds:
-                value, target = resolve_edge(bank, doc.path, item, warnings)
-                if target in have:
-                    warnings.append(f"{target} is already in derived_from.")
-                    continue
-                have.add(target)
-                items.append(value)
-                added.append(value)
-                new_targets.append(target)
-            no_cycle(bank, doc.path, new_targets)
+            edges = (resolve_edge(bank, doc.path, item, warnings) for item in adds)
+            new = _append_new(items, ((target, value) for value, target in edges),
+                              {_edge_target(doc.path, i) for i in items}, warnings, "{} is already in derived_from.")
+            added = [value for _, value in new]
+            no_cycle(bank, doc.path, [target for target, _ in new])
             contract = bank.contract
             if not items and doc.status == "active" and contract is not None and contract.requires_derived_from \
                     and not bank.is_root(doc.path):
                 raise refuse("derived_from", f"{doc.path} is active and would have no derived_from left.",
                              "Add its new upstream in the same call, or set it to draft first.")
         else:
-            new = anchors_list(bank, adds, warnings) if field == "anchors" else keys(field, adds)
-            present = {text_of(i) for i in items}
-            for item in new:
-                if item in present:
-                    warnings.append(f"`{item}` is already in {field}.")
-                    continue
-                items.append(item)
-                added.append(item)
-                present.add(item)
+            fresh = anchors_list(bank, adds, warnings) if field == "anchors" else keys(field, adds)
+            added = [value for _, value in _append_new(items, ((item, item) for item in fresh),
+                                                       {text_of(i) for i in items}, warnings,
+                                                       f"`{{}}` is already in {field}.")]
             if field == "canonical_for":
                 owned_elsewhere(bank, [a for a in added], mine=[doc.path])
                 not_forbidden([text_of(i) or "" for i in items], list(doc.must_not_define))
@@ -281,13 +276,8 @@ def review(bank: Bank, path: str, dry_run: bool = False, base_version: str | Non
     from .templates import today
 
     warnings: list[str] = []
-    with writing(bank, dry_run) as tx:
-        doc = bank.doc(path)
-        at_version(doc, base_version)
-        template_guard(doc)
-        if doc.in_inbox:
-            raise refuse("path", f"{doc.path} is an inbox note; it is not reviewed against code.",
-                         "Promote it first.", see="promote")
+    not_reviewed = ("path", "is an inbox note; it is not reviewed against code.", "Promote it first.", ("promote",))
+    with editing(bank, path, dry_run, base_version, inbox=not_reviewed) as (tx, doc):
         current = doc.frontmatter.get("reviewed")
         if isinstance(current, (list, dict)):
             raise refuse("reviewed", f"`reviewed` holds a list or mapping in {doc.path}, not a date.",

@@ -763,7 +763,8 @@ def _open_input(raw: str, what: str) -> int:
             os.close(folder)
     except BankError as exc:
         raise BankError(f"Refused ({what}): {raw}: {exc.message.removeprefix('Refused (path): ')} Over MCP a "
-                        "file is read only inside the project, never through a symlink.") from None
+                        "file is read only inside the project, never through a symlink.", see=exc.see,
+                        names=exc.names) from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise BankError(f"Refused ({what}): {raw} is a symlink; over MCP a file is read only inside the "

@@ -220,6 +220,13 @@ def _insert_at(blocks: dict[str, tuple[int, int]], block_len: int, key: str) -> 
     return block_len
 
 
+def _key_lines(text: Text, close: int, key: str) -> tuple[list[str], dict[str, tuple[int, int]]]:
+    """The header's lines (before line `close`) and its key blocks, for a line edit of `key` (held once)."""
+    block = text.contents()[1:close]
+    _only_once(block, key)
+    return block, key_blocks(block)
+
+
 def _only_once(block: list[str], key: str) -> None:
     """Refuse to edit a key the header holds twice: YAML reads the last, line edits would touch the first."""
     count = 0
@@ -334,9 +341,7 @@ def set_scalar(text: Text, key: str, value: str) -> Any:
     order, others at the end). A value spread over several lines is replaced by one line.
     """
     close = _ensure_frontmatter(text)
-    block = text.contents()[1:close]
-    _only_once(block, key)
-    blocks = key_blocks(block)
+    block, blocks = _key_lines(text, close, key)
     try:
         old_value = _load(block).get(key)
     except _Unreadable:
@@ -372,9 +377,7 @@ def remove_key(text: Text, key: str) -> bool:
     close = text.frontmatter_close()
     if close is None:
         return False
-    block = text.contents()[1:close]
-    _only_once(block, key)
-    blocks = key_blocks(block)
+    block, blocks = _key_lines(text, close, key)
     if key not in blocks:
         return False
     start, end = blocks[key]
@@ -393,9 +396,7 @@ def set_list(text: Text, key: str, items: list[Any]) -> None:
         remove_key(text, key)
         return
     close = _ensure_frontmatter(text)
-    block = text.contents()[1:close]
-    _only_once(block, key)
-    blocks = key_blocks(block)
+    block, blocks = _key_lines(text, close, key)
     try:
         current = _load(block).get(key)
     except _Unreadable:

@@ -31,9 +31,10 @@ _BREAKS = {"\u0085": "U+0085 (NEXT LINE)", "\u2028": "U+2028 (LINE SEPARATOR)",
            "\u2029": "U+2029 (PARAGRAPH SEPARATOR)"}
 
 
-def refuse(gate: str, reason: str, fix: str, see: str | tuple[str, ...] = ()) -> BankError:
-    """A writer's refusal: the gate, the reason and the fix; `see` names the actions the fix points at."""
-    return BankError(f"Refused ({gate}): {reason} {fix}", see=see)
+def refuse(gate: str, reason: str, fix: str, see: str | tuple[str, ...] = (), param: str | None = None,
+           names: tuple[str, ...] = ()) -> BankError:
+    """A writer's refusal: the gate, the reason and the fix; `see`, `param` and `names` as in `BankError`."""
+    return BankError(f"Refused ({gate}): {reason} {fix}", see=see, param=param, names=names)
 
 
 def no_nul(name: str, text: str, gate: str | None = None) -> str:
@@ -308,7 +309,8 @@ def declared(bank: Bank, name: str, value: str) -> None:
     contract = bank.contract
     allowed = contract.allowed(name) if contract is not None else frozenset()
     if allowed and value not in allowed:
-        raise refuse(name, f"`{value}` is not a declared {name}.", f"Use one of: {', '.join(sorted(allowed))}.")
+        raise refuse(name, f"`{value}` is not a declared {name}.", f"Use one of: {', '.join(sorted(allowed))}.",
+                     param=name)
 
 
 def reaches(bank: Bank, start: Iterable[str], goal: str) -> list[str] | None:
@@ -354,11 +356,11 @@ def at_version(doc: Doc, given: str | None) -> None:
         shown = repr(want[:40] + ("…" if len(want) > 40 else ""))
         raise refuse("base_version", f"{shown} is not a version: a version is the 12 hex characters a read "
                      f"gives; nothing was written.", f"Pass {doc.path}'s version from a read (now {doc.version}), "
-                     "or leave base_version out.", see="read")
+                     "or leave `{base_version}` out.", see="read", names=("base_version",))
     if want != doc.version:
         raise refuse("base_version", f"{doc.path} is now version {doc.version}, not {want}: it changed since that "
                      "read; nothing was written.", f"Read it again, redo the change on the new text and "
-                     f"pass base_version {doc.version}.", see="read")
+                     f"pass `{{base_version}}` {doc.version}.", see="read", names=("base_version",))
 
 
 def template_guard(doc: Doc) -> None:

@@ -92,7 +92,7 @@ def promote(bank: Bank, path: str, to: str, doc_kind: str | None = None, title: 
         enum_warnings(bank, {"doc_kind": doc_kind, "status": status}, warnings)
         for other in near_duplicates(bank, title, purpose, exclude=[note.path]):
             warnings.append(f"near-duplicate: {other} has nearly the same title or purpose. "
-                            f"Fold the note into it (bank_update_section) and discard the note instead?")
+                            "Fold the note into that document's section and discard the note instead?")
         for index in bank.registered_in.get(note.path, []):
             warnings.append(f"{index} links the note at its old path; update that link.")
         for other in bank.incoming.get(note.path, []):

@@ -14,9 +14,9 @@ from ..paths import resolve_from
 from .files import Text, Transaction
 from .frontmatter import read_block
 from .frontmatter import set_list as write_list
-from .gates import at_version, new_path, refuse, template_guard
+from .gates import new_path, refuse
 from .registry import retarget_links, rewrite_links
-from .session import load, result, writing
+from .session import editing, load, result
 
 
 def _destination(bank: Bank, old: str, raw: Any) -> str:
@@ -100,12 +100,8 @@ def move(bank: Bank, path: str, new_path: str, dry_run: bool = False,
     links once (linear in the bank).
     """
     warnings: list[str] = []
-    with writing(bank, dry_run) as tx:
-        doc = bank.doc(path)
-        at_version(doc, base_version)
-        template_guard(doc)
-        if doc.in_inbox:
-            raise refuse("path", f"{doc.path} is an _inbox note.", "Promote it instead (see promote).")
+    with editing(bank, path, dry_run, base_version, inbox=("path", "is an _inbox note.", "Promote it instead.",
+                                                             ("promote",))) as (tx, doc):
         target = _destination(bank, doc.path, new_path)
         if target.startswith("_inbox/"):
             raise refuse("new_path", f"{target} is inside _inbox/.", "Move it to a folder outside the inbox.")

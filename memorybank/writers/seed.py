@@ -89,7 +89,8 @@ def init(bank: Bank, name: str, force: bool = False, dry_run: bool = False) -> d
     existing = [p for p in bank.paths if not p.startswith("_inbox/")]
     if existing and not force:
         raise refuse("init", f"{bank.root} already holds a bank ({len(existing)} documents).",
-                     "Use force to add the starter files it lacks (existing files are kept), or pick an empty folder.")
+                     "Use `{force}` to add the starter files it lacks (existing files are kept), or pick an empty "
+                     "folder.", names=("force",))
     starter = _files(shipped("starter"))
     if not any(rel.endswith(".md") for rel, _ in starter):
         raise refuse("init", "the shipped `starter/` folder holds no documents.",

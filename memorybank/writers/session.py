@@ -44,6 +44,27 @@ def writing(bank: Bank, dry_run: bool = False) -> Iterator[Transaction]:
             tx.commit()
 
 
+@contextmanager
+def editing(bank: Bank, path: str, dry_run: bool = False, base_version: str | None = None,
+            inbox: tuple[str, str, str, tuple[str, ...]] | None = None) -> Iterator[tuple[Transaction, Doc]]:
+    """`writing`, opened on an existing document: yields the transaction and the document.
+
+    Every writer of an existing document refuses the same way first: a document that is no longer
+    `base_version` (the conditional write), a template, and, when `inbox` gives the refusal's gate,
+    reason (after the path), fix and `see`, an `_inbox/` note.
+    """
+    from .gates import at_version, refuse, template_guard
+
+    with writing(bank, dry_run) as tx:
+        doc = bank.doc(path)
+        at_version(doc, base_version)
+        template_guard(doc)
+        if inbox is not None and doc.in_inbox:
+            gate, reason, fix, see = inbox
+            raise refuse(gate, f"{doc.path} {reason}", fix, see=see)
+        yield tx, doc
+
+
 def result(tx: Transaction, dry_run: bool, warnings: list[str], **fields: Any) -> dict[str, Any]:
     """The common result shape: writer fields, then `files` (what was or would be written), `dry_run`, `warnings`."""
     path = fields.get("path")
