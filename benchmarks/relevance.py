@@ -4,12 +4,17 @@
     python benchmarks/relevance.py --corpora DIR       # or the folder holding the corpus banks
     python benchmarks/relevance.py --json out.json     # also the figures and every question's ranks
     python benchmarks/relevance.py --set benchmarks/relevance/holdout   # score another set folder
+    python benchmarks/relevance.py --adopted           # the plain banks only, each an adopted copy (issue 18)
 
 Route and search: top-1, top-3 and MRR (over the first 10 results) per bank kind (governed, plain),
 per language and per question kind; a question counts as found at the rank of the first expected
 document. Prime: recall (an expected document among the injected ones) on every on-topic question,
 and silence (nothing injected) on every off-topic prompt against every bank. Prime is read from
 `memorybank.prime.prime(bank, prompt)`; until that module exists the prime rows say "not available".
+
+`--adopted` copies every plain bank to a temporary folder, runs `adopt` on the copy (which adds the
+dna/ layer of rules about the bank itself and index READMEs) and scores the plain banks' questions
+there: adopting a bank must not push its answers out of the top 3 (issue 18).
 
 The sets were written from the documents before the system was run on them; see the README there.
 """
@@ -19,7 +24,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -113,6 +120,18 @@ def summary(ranks: list[int | None]) -> dict:
             "mrr": sum(1 / r for r in ranks if r is not None) / n}
 
 
+def adopted_copies(corpora: Path, sets: list[dict], into: Path) -> list[dict]:
+    """The plain sets, each bank copied under `into` (same relative path) and adopted there."""
+    from memorybank.adopt import adopt
+
+    plain = [qset for qset in sets if qset["kind"] == "plain"]
+    for qset in plain:
+        target = into / qset["bank"]
+        shutil.copytree(corpora / qset["bank"], target)
+        adopt(Bank(target), write=True)
+    return plain
+
+
 def load_prime() -> Callable[[Bank, str], dict] | None:
     """`memorybank.prime.prime` when the module exists (it lands with route fusion), else None."""
     try:
@@ -177,7 +196,8 @@ def aggregate(records: list[dict], silences: list[dict], primed: bool) -> dict:
     if primed:
         for bank_kind in (*BANK_KINDS, "all"):
             mine = [r for r in records if bank_kind in ("all", r["bank_kind"])]
-            out[f"prime/{bank_kind}/recall"] = {"n": len(mine), "rate": sum(r["prime"] for r in mine) / len(mine)}
+            rate = sum(r["prime"] for r in mine) / max(1, len(mine))
+            out[f"prime/{bank_kind}/recall"] = {"n": len(mine), "rate": rate}
         for lang in (*LANGS, "all"):
             mine = [s for s in silences if lang in ("all", s["lang"])]
             out[f"prime/offtopic/{lang}"] = {"n": len(mine), "rate": sum(s["silent"] for s in mine) / len(mine)}
@@ -204,7 +224,8 @@ def table(result: dict) -> str:
     if not result["prime"]:
         lines.append("\nprime: not available (memorybank.prime is not on this branch yet)")
     else:
-        recall = " · ".join(f"{k} {agg[f'prime/{k}/recall']['rate']:.2f}" for k in (*BANK_KINDS, "all"))
+        recall = " · ".join(f"{k} {agg[f'prime/{k}/recall']['rate']:.2f}" for k in (*BANK_KINDS, "all")
+                            if agg[f"prime/{k}/recall"]["n"])
         silent = " · ".join(f"{k} {agg[f'prime/offtopic/{k}']['rate']:.2f}" for k in (*LANGS, "all"))
         lines.append(f"\nprime recall on on-topic questions: {recall}")
         lines.append(f"prime silence on off-topic prompts ({agg['prime/offtopic/all']['n']} prompt × bank): {silent}")
@@ -217,6 +238,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpora", type=Path, help="folder holding the corpus banks (default: shared/corpora)")
     parser.add_argument("--json", metavar="FILE", help="also write aggregates and every question's ranks as JSON")
+    parser.add_argument("--adopted", action="store_true",
+                        help="score the plain banks' questions on adopted copies of them (issue 18)")
     parser.add_argument("--set", type=Path, default=SETS, metavar="DIR",
                         help="folder holding the question set (default: benchmarks/relevance)")
     args = parser.parse_args()
@@ -229,7 +252,10 @@ def main() -> int:
         return 2
     began = time.perf_counter()
     sets = load_sets(args.set, corpora)
-    result = run(corpora, sets, load_offtopic(args.set), load_prime())
+    with tempfile.TemporaryDirectory(prefix="relevance-adopted-") as scratch:
+        if args.adopted:
+            sets, corpora = adopted_copies(corpora, sets, Path(scratch)), Path(scratch)
+        result = run(corpora, sets, load_offtopic(args.set), load_prime())
     print(table(result))
     print(f"\n({len(result['records'])} questions over {len(sets)} banks "
           f"in {time.perf_counter() - began:.1f} s)", file=sys.stderr)

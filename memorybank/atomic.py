@@ -108,7 +108,18 @@ def _missing_folders(target: Path) -> list[Path]:
     return missing[::-1]
 
 
-def replace_files(writes: dict[Path, bytes], removes: list[Path] | tuple[Path, ...] = ()) -> None:
+CHANGED = "changed on disk since it was read"
+
+
+def _now(target: Path) -> bytes | None:
+    try:
+        return target.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def replace_files(writes: dict[Path, bytes], removes: list[Path] | tuple[Path, ...] = (),
+                  expected: dict[Path, bytes | None] | None = None) -> None:
     """Write and remove several files all-or-nothing, as far as the OS allows (§16).
 
     Every check runs first (parents must be folders, targets regular files or absent); then the
@@ -117,7 +128,12 @@ def replace_files(writes: dict[Path, bytes], removes: list[Path] | tuple[Path, .
     first replace removes the temps and the folders made; a failure after it also puts back the
     original bytes of every file already replaced or removed. Either way `ReplaceFailed` names the
     file and the OS reason. Like `write_atomic`, a symlinked target is written through to its file.
+
+    `expected` holds what the caller read of some targets (None: absent): right before the first
+    replace each is read again, and one that differs (a person saved meanwhile) fails the whole
+    call with `ReplaceFailed(path, CHANGED)`, nothing replaced.
     """
+    base = {Path(os.path.realpath(path)): data for path, data in (expected or {}).items()}
     targets = {Path(os.path.realpath(path)): data for path, data in writes.items()}
     made: list[Path] = []
     temps: dict[Path, Path] = {}
@@ -148,6 +164,10 @@ def replace_files(writes: dict[Path, bytes], removes: list[Path] | tuple[Path, .
         for target in removes:
             current = target
             originals[target] = (target.read_bytes(), target.stat()) if target.exists() else None
+        for target, data in base.items():  # the final check: nothing saved since the caller's read
+            current = target
+            if _now(target) != data:
+                raise ReplaceFailed(target, CHANGED)
         for target in targets:
             current = target
             os.replace(temps.pop(target), target)

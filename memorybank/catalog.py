@@ -165,7 +165,6 @@ DRY = _b("dry_run", "No write.", cli_help="Run every check, write nothing, print
 VER = _s("base_version", "If-Match.", default=None, metavar="VERSION",
          cli_help="Refuse unless the document is still this version (`version` in read --json).")
 BASE: tuple[Param, ...] = (VER,)
-BASE_CLI: tuple[Param, ...] = (Param(**{**VER.__dict__, "mcp": False}),)  # where the token budget has no room
 FILTERS = (_s("doc_kind", "Filter.", cli="kind", flag="kind", cli_help="Only this doc_kind."),
            _s("layer", "Filter.", cli_help="Only this layer."), _s("status", "Filter.", cli_help="Only this status."))
 ROOT_FOLDER = _s("project", "Project folder.", mcp=False, cli_help="The project folder (default: the git top-level "
@@ -274,11 +273,11 @@ ACTIONS: tuple[Action, ...] = (
            group="change", example="set-list domain/tax.md derived_from --add domain/billing.md"),
     Action("review", "writers:review",
            "Stamp reviewed: today once checked against its code; clears drift.",
-           (_path(flag=""), DRY, *BASE_CLI), group="change", example="review domain/tax.md", flag="review",
+           (_path(flag=""), DRY, *BASE), group="change", example="review domain/tax.md", flag="review",
            cli_help="Stamp `reviewed: today` on a document checked against its code (clears its drift)."),
     Action("move", "writers:move",
            "Rename a document; links and edges to it follow.",
-           (_path(), _s("new_path", "New path.", required=True, arg=True), DRY, *BASE_CLI),
+           (_path(), _s("new_path", "New path.", required=True, arg=True), DRY, *BASE),
            group="change", example="move domain/tax.md domain/taxes.md",
            cli_help="Rename a document; the derived_from edges, index entries and links pointing at it follow."),
     Action("create", "writers:create",
@@ -304,10 +303,10 @@ ACTIONS: tuple[Action, ...] = (
             _s("purpose", "Purpose."),
             _a("derived_from", "Upstream paths.", cli="derived", flag="derived", metavar="A,B"),
             _a("canonical_for", "Keys owned.", cli="canonical", flag="canonical", metavar="K,L"),
-            _s("status", "Status.", default=None, implied="active"), DRY, *BASE_CLI),
+            _s("status", "Status.", default=None, implied="active"), DRY, *BASE),
            group="create", example="promote _inbox/idea.md --to domain/", flag="promote"),
     Action("discard", "writers:discard", "Delete an _inbox note, recording why; only when the user asks.",
-           (_path("The note.", flag=""), _s("reason", "Why.", required=True), DRY, *BASE_CLI),
+           (_path("The note.", flag=""), _s("reason", "Why.", required=True), DRY, *BASE),
            group="create", destructive=True, example='discard _inbox/idea.md --reason "Already in billing."',
            flag="discard"),
     Action("materialize_flows", "writers:materialize_flows", "Copy shipped templates into flows/templates/.",

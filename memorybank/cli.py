@@ -151,6 +151,11 @@ def _convert(param: Param, raw: Any) -> Any:
 
 def _call(action: Action, root: str, values: dict[str, Any], as_json: bool, one_shape: bool = False) -> int:
     """Run one action: call its capability with `values` (by parameter name), print, return the exit code."""
+    from .project import linked_out
+
+    escape = linked_out(root)  # a committed symlink leading out of the project: refused before anything
+    if escape is not None:
+        raise escape
     if action.name == SERVE:
         _serve(root, values)
     bank_root = root

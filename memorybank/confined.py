@@ -236,7 +236,8 @@ def folded(name: str) -> str:
 def name_collision(root: str | os.PathLike[str], rel: str, ignore: str | None = None) -> str | None:
     """The existing root-relative path a new `rel` collides with (same name after NFC and case folding,
     different bytes), or None. Each component is compared with the folder above it; `ignore` is a path
-    being moved away (a case-only rename is fine)."""
+    being moved away (a case-only rename of that file is fine). A folder is never ignored: the moved
+    document's old folder keeps its other files, so `Product/` beside `product/` collides."""
     parts = rel.split("/")
     folder = Path(root)
     for index, part in enumerate(parts):
@@ -250,8 +251,7 @@ def name_collision(root: str | os.PathLike[str], rel: str, ignore: str | None = 
         key = folded(part)
         for other in sorted(names):
             existing = "/".join([*parts[:index], other])
-            if folded(other) != key or (ignore is not None and (ignore == existing or
-                                                                 ignore.startswith(existing + "/"))):
+            if folded(other) != key or ignore == existing:  # the document itself, renamed in case only
                 continue
             return existing
         return None

@@ -37,8 +37,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from .atomic import write_atomic
+from .limits import HOOK_STDIN_MAX
 from .mode import OFF_MARKER  # the server's off switch silences the hook too
-from .project import bank_relpath, git_toplevel
+from .project import bank_relpath, git_toplevel, linked_out
 
 PROG = "mcp-memorybank-hook"
 BANK_FOLDER = "memory_bank"
@@ -108,13 +109,20 @@ def no_bank_at(root: str) -> ValueError:
     return ValueError(f"--root {root[:80]!r} names no folder (relative to {base}); nothing was checked")
 
 
-def _read_event(stream) -> dict:
+def read_payload(stream, what: str = "the Stop event JSON") -> dict:
+    """The hook's JSON object from stdin, read to at most `HOOK_STDIN_MAX` bytes (a larger one is refused unparsed).
+
+    Every refusal is a ValueError whose message `main` prints as one stderr line before exiting 0.
+    """
     if stream is None or stream.isatty():
         raise Quiet
+    data = stream.buffer.read(HOOK_STDIN_MAX + 1) if hasattr(stream, "buffer") else stream.read(HOOK_STDIN_MAX + 1)
+    if len(data) > HOOK_STDIN_MAX:
+        raise ValueError(f"hook payload is over {HOOK_STDIN_MAX // (1024 * 1024)} MB; skipped")
     try:
-        event = json.loads(stream.read() or "null")
+        event = json.loads(data or "null")
     except (ValueError, UnicodeDecodeError) as exc:
-        raise ValueError(f"stdin is not the Stop event JSON ({exc.__class__.__name__}); skipped") from None
+        raise ValueError(f"stdin is not {what} ({exc.__class__.__name__}); skipped") from None
     if not isinstance(event, dict):
         raise ValueError("stdin is not a JSON object; skipped")
     return event
@@ -316,6 +324,9 @@ def decide(event: dict, explicit_root: str | None, now: float) -> str | None:
         raise no_bank_at(explicit_root)
     if bank is None or (bank.parent / OFF_MARKER).exists():
         return None
+    escape = linked_out(bank)
+    if escape is not None:
+        raise ValueError(escape.message)
     top = top or git_toplevel(bank)
     if top is None:
         return None
@@ -358,7 +369,7 @@ def main(argv: list[str] | None = None) -> None:
         prime_main(args[0], args[1:])
     def block() -> str | None:
         explicit = parse_args(args)  # before stdin is read: a usage error must not wait for input
-        reason = decide(_read_event(sys.stdin), explicit, time.time())
+        reason = decide(read_payload(sys.stdin), explicit, time.time())
         return json.dumps({"decision": "block", "reason": reason}) if reason else None
 
     answer(PROG, block)

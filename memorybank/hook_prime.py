@@ -14,18 +14,16 @@ A prime runs on every prompt, cold: only the bank index, routing and the body in
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import sys
 from pathlib import Path
 
-from .hook import Quiet, answer, find_bank, no_bank_at, parse_args
+from .hook import Quiet, answer, find_bank, no_bank_at, parse_args, read_payload
 from .mode import OFF_MARKER
-from .project import git_toplevel
+from .project import git_toplevel, linked_out
 
 PROG = "mcp-memorybank-hook"
 COMMANDS = ("prime", "session-start")
-MAX_STDIN = 4 * 1024 * 1024  # a prompt payload larger than this is not read (the prompt is cut to 1,000 chars anyway)
 
 USAGE = f"""usage: {PROG} prime|session-start [--root BANK]
 
@@ -38,18 +36,7 @@ MEMORYBANK_HOOK=off or a .memorybank-off file beside the bank silences them."""
 
 
 def _event(stream) -> dict:
-    if stream is None or stream.isatty():
-        raise Quiet
-    data = stream.buffer.read(MAX_STDIN + 1) if hasattr(stream, "buffer") else stream.read(MAX_STDIN + 1)
-    if len(data) > MAX_STDIN:
-        raise ValueError(f"hook payload is over {MAX_STDIN // (1024 * 1024)} MB; skipped")
-    try:
-        event = json.loads(data or "null")
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ValueError(f"stdin is not the hook's JSON payload ({exc.__class__.__name__}); skipped") from None
-    if not isinstance(event, dict):
-        raise ValueError("stdin is not a JSON object; skipped")
-    return event
+    return read_payload(stream, "the hook's JSON payload")
 
 
 def _bank_folder(event: dict, explicit_root: str | None) -> Path:
@@ -64,6 +51,9 @@ def _bank_folder(event: dict, explicit_root: str | None) -> Path:
         raise no_bank_at(explicit_root)
     if bank is None or (bank.parent / OFF_MARKER).exists():
         raise Quiet
+    escape = linked_out(bank)
+    if escape is not None:
+        raise ValueError(escape.message)
     return bank
 
 

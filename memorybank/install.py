@@ -48,10 +48,11 @@ from pathlib import Path
 from typing import Any
 
 from . import jsonedit
-from .atomic import ReplaceFailed, replace_files
+from .atomic import CHANGED, ReplaceFailed, replace_files
 from .blocks import BEGIN, END, BlockShapeError, find_block
 from .errors import BankError
-from .project import bank_relpath, git_toplevel, project_folder
+from .project import bank_relpath, git_toplevel, link_out_of, outside_refusal, project_folder
+from .projectfiles import collision, load_json, read_only, size_refusal, too_large
 from .usage import usage_paragraph
 
 SERVER_NAME = "memorybank"
@@ -69,6 +70,13 @@ class _Plan:
     new_text: str | None = None
     changes: list[str] = field(default_factory=list)
     note: str = ""
+    base: bytes | None = None  # the bytes planned against (None: absent), checked again right before the write
+
+    def read(self) -> str | None:
+        """The file's text (None when absent), remembered as the base of the final check."""
+        text = _read_text(self.path, self.rel)
+        self.base = None if text is None else text.encode("utf-8")
+        return text
 
 
 def _compact(value: Any) -> str:
@@ -76,7 +84,10 @@ def _compact(value: Any) -> str:
 
 
 def _check_place(project: Path, rel: str, bank: Path) -> None:
-    """Refuse a file that would land inside the bank, or whose folders on the way are files."""
+    """Refuse a file that would land inside the bank or outside the project, or whose folders on the way are files."""
+    link = link_out_of(project, rel)
+    if link is not None:
+        raise outside_refusal("touch", rel, link)
     real_bank = os.path.realpath(bank)
     if os.path.commonpath([real_bank, os.path.realpath(project / rel)]) == real_bank:
         raise BankError(f"Refusing to write {rel}: it would land inside the bank ({real_bank}), where it would be "
@@ -96,6 +107,9 @@ def _read_text(path: Path, rel: str) -> str | None:
     if not path.is_file():
         raise BankError(f"Refusing to touch {rel}: it is not a regular file. Move it aside, then re-run; "
                         "nothing was written.")
+    size = too_large(path)
+    if size is not None:
+        raise size_refusal(rel, size)
     try:
         return path.read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -114,11 +128,7 @@ class _JsonFile:
         if not self.body.strip():
             self.data: dict[str, Any] = {}
             return
-        try:
-            data = json.loads(self.body)
-        except json.JSONDecodeError as exc:
-            raise BankError(f"Refusing to touch {rel}: it is not valid JSON ({exc.msg} at line {exc.lineno}, "
-                            f"column {exc.colno}). Fix or remove it, then re-run; nothing was written.") from None
+        data = load_json(self.body, rel)
         if not isinstance(data, dict):
             raise BankError(f"Refusing to touch {rel}: its top level is not a JSON object. Fix or remove it, "
                             "then re-run; nothing was written.")
@@ -150,7 +160,11 @@ class _JsonFile:
         self.ops.append((path, value, key))
 
     def dumps(self) -> str:
-        """The edited text: minimal insertions when they parse back to the data, else a full re-dump."""
+        """The edited text: minimal insertions that parse back to the data; a new file is dumped whole.
+
+        An existing file whose insertion would not read back as intended is refused rather than
+        re-dumped: a re-dump would rewrite every byte of the user's layout.
+        """
         if self.body.strip():
             text = self.body
             try:
@@ -158,8 +172,11 @@ class _JsonFile:
                     text = jsonedit.insert(text, path, value, key)
                 if json.loads(text) == self.data:
                     return ("\ufeff" if self.bom else "") + text
-            except (KeyError, ValueError, IndexError):
+            except (KeyError, ValueError, IndexError, RecursionError):
                 pass
+            raise BankError(f"Refusing to touch {self.rel}: memorybank's entry cannot be added without rewriting the "
+                            "file's layout. Add the entry by hand (see install --dry-run for it); nothing was "
+                            "written.")
         unit = jsonedit.indent_unit(self.body) if self.body.strip() else "  "
         text = json.dumps(self.data, ensure_ascii=False, indent=unit)
         if not self.body.strip() or self.body.endswith("\n"):
@@ -272,7 +289,7 @@ def hook_command_for(root_arg: str | None, subcommand: str | None, program: str 
 def _plan_settings(project: Path, root_arg: str | None, bank: Path, program: str = HOOK_COMMAND) -> _Plan:
     path = project / ".claude" / "settings.json"
     plan = _Plan(".claude/settings.json", path, path.exists())
-    doc = _JsonFile(_read_text(path, plan.rel), plan.rel)
+    doc = _JsonFile(plan.read(), plan.rel)
     real_bank = Path(os.path.realpath(bank))
     missing: list[tuple[str, dict]] = []
     present: list[str] = []
@@ -320,7 +337,7 @@ def _plan_claude_md(project: Path, bank_label: str) -> _Plan:
         path = project / ".claude" / "CLAUDE.md"
     rel = path.relative_to(project).as_posix()
     plan = _Plan(rel, path, path.exists())
-    text = _read_text(path, rel)
+    text = plan.read()
     if text is None:
         plan.new_text = claude_md_block(bank_label) + "\n"
         plan.changes.append(f"+ {BEGIN} usage paragraph {END} (new file)")
@@ -334,8 +351,12 @@ def _plan_claude_md(project: Path, bank_label: str) -> _Plan:
                         "the wrong shape. Keep exactly one begin/end pair (or none), then re-run; "
                         "nothing was written.") from None
     if found is None:
-        sep = "" if not text.strip() else (newline if text.endswith("\n") else newline * 2)
-        plan.new_text = (text if text.strip() else "") + sep + block + newline
+        if not text.strip():
+            plan.new_text = block + newline
+        elif text.endswith("\n"):
+            plan.new_text = text + newline + block + newline
+        else:  # no line break after the block either, so uninstall can give the file's last byte back
+            plan.new_text = text + newline * 2 + block
         plan.changes.append(f"+ {BEGIN} usage paragraph {END} (appended)")
         return plan
     if found.digest is not None:  # `--deliver` keeps this block (the usage paragraph and the rules) current
@@ -395,8 +416,15 @@ def install(root: str | os.PathLike[str], project: str | os.PathLike[str] | None
     if "claude" in chosen:
         places += [".mcp.json", ".claude/settings.json", *(("CLAUDE.md", ".claude/CLAUDE.md") if claude_md else ())]
     places += [CLIENTS[a].file for a in chosen if a in CLIENTS and a != "claude"]
-    for place in places:
-        _check_place(proj, place, bank)
+    misplaced = []
+    for place in places:  # every file is checked, so one run names each one to fix
+        try:
+            _check_place(proj, place, bank)
+        except BankError as exc:
+            misplaced.append(exc.message)
+    if misplaced:
+        raise BankError(misplaced[0] if len(misplaced) == 1 else
+                        f"{len(misplaced)} files need fixing first: " + " ".join(misplaced))
     command = server_command(warnings) if any(a in CLIENTS for a in chosen) else SERVER_COMMAND
     if "claude" in chosen and git_toplevel(proj) is None:
         warnings.append(f"{proj} is not a git repository: the Stop hook asks only when git sees changed files, so "
@@ -417,6 +445,17 @@ def install(root: str | os.PathLike[str], project: str | os.PathLike[str] | None
             plans.append(make())
         except BankError as exc:
             problems.append(exc)
+    for plan in plans:  # a change to a file a person marked read-only, or a new name colliding elsewhere
+        if plan.new_text is None:
+            continue
+        if plan.exists and read_only(plan.path):
+            problems.append(BankError(f"Refusing to touch {plan.rel}: it is read-only. Make it writable "
+                                      f"(chmod u+w {plan.rel}), then re-run; nothing was written."))
+        clash = None if plan.exists else collision(proj, plan.rel)
+        if clash is not None:
+            problems.append(BankError(f"Refusing to create {plan.rel}: it collides with the existing {clash}, which "
+                                      "differs only in case or Unicode form (one file on macOS and Windows "
+                                      f"checkouts). Rename or remove {clash}, then re-run; nothing was written."))
     if len(problems) == 1:
         raise problems[0]
     if problems:
@@ -426,12 +465,14 @@ def install(root: str | os.PathLike[str], project: str | os.PathLike[str] | None
     if not dry_run:
         writes = {plan.path: plan.new_text.encode("utf-8") for plan in plans if plan.new_text is not None}
         try:
-            replace_files(writes)
+            replace_files(writes, expected={plan.path: plan.base for plan in plans if plan.new_text is not None})
         except ReplaceFailed as exc:
             rel_of = {os.path.realpath(plan.path): plan.rel for plan in plans}
             name = rel_of.get(str(exc.path), str(exc.path))
-            raise BankError(f"Refusing to finish install: cannot write {name} ({exc.reason}). Fix its "
-                            "permissions, then re-run; nothing was written.") from None
+            fix = "Re-run install to plan against the saved file" if exc.reason == CHANGED else \
+                "Fix its permissions, then re-run"
+            raise BankError(f"Refusing to finish install: cannot write {name} ({exc.reason}). {fix}; nothing was "
+                            "written.") from None
     files = [{"path": plan.rel,
               "action": "unchanged" if plan.new_text is None else ("updated" if plan.exists else "created"),
               "changes": plan.changes, "note": plan.note} for plan in plans]
@@ -464,7 +505,7 @@ def _plan_client(project: Path, bank: Path, agent: str, root_arg: str, warnings:
     serves = _serves_bank if agent == "claude" else serves_bank
     path = project / client.file
     plan = _Plan(client.file, path, path.exists())
-    doc = _JsonFile(_read_text(path, plan.rel), plan.rel)
+    doc = _JsonFile(plan.read(), plan.rel)
     key = client.servers_key
     servers = doc.get((key,), dict) or {}
     present = [name for name, entry in servers.items() if serves(entry, project, bank)]

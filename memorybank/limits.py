@@ -23,8 +23,9 @@ KEY_MAX = 120  # characters of one canonical_for / must_not_define key
 LIST_MAX = 1_000  # items of one governed list (derived_from, canonical_for, must_not_define, anchors)
 
 # -- what a caller may ask -----------------------------------------------------------------------
-MAX_QUESTION = 1000  # characters of a route question or search query: a phrase, never a document
+MAX_QUESTION = 1000  # characters of a route question, search query or prompt argument: a phrase, never a document
 REQUEST_MAX = 8 << 20  # bytes of one JSON-RPC request line at the MCP server
+HOOK_STDIN_MAX = 4 << 20  # bytes of a hook's stdin payload (Stop, prime, session-start); past it, skipped unread
 GUARD_FILES_MAX = 10_000  # files one guard call checks
 GUARD_FILE_BYTES_MAX = 2 * 1024 * 1024  # bytes of one file guard reads; larger files are skipped and named
 GUARD_VIOLATIONS_MAX = 1_000  # violations one guard result lists; the rest are counted
@@ -32,3 +33,6 @@ GUARD_VIOLATIONS_MAX = 1_000  # violations one guard result lists; the rest are 
 # -- what import reads ---------------------------------------------------------------------------
 IMPORT_FILES_MAX = 200  # files import reads from one rule folder (.cursor/rules, .clinerules, …)
 IMPORT_NOTES_MAX = 500  # notes one import run files; the rest are skipped, named, for the next run
+
+# -- what install, uninstall and deliver edit in the project ---------------------------------------
+PROJECT_FILE_MAX = 1 << 20  # bytes of a project file they read (.mcp.json, settings.json, CLAUDE.md, AGENTS.md, …)

@@ -40,14 +40,13 @@ import bisect
 import heapq
 import math
 from bisect import bisect_left
-from collections import Counter
 from dataclasses import dataclass
-from itertools import chain
+from operator import itemgetter
 
 from .bank import Bank
 from .derived import DerivedIndex
 from .evidence import Evidence, best_line, body_evidence
-from .lang import Concept, Lexicon, why_intent
+from .lang import Concept, Lexicon, about_bank, why_intent
 from .query import check_filters, check_query, empty_hint
 from .records import Doc
 from .search import SearchIndex
@@ -66,6 +65,9 @@ OTHER_STATUS_FACTOR = 0.9
 CLOSED_WORK = frozenset({"done", "cancelled"})
 CLOSED_FACTOR = 0.5
 WHY_FACTOR = {"decision": 4 / 3, "knowledge": 0.8}
+# dna/ holds rules about the bank itself (frontmatter, layers, lifecycle): on a question about the
+# project its documents only answer when nothing else does (issue 18: adopt added them to plain banks)
+SELF_LAYER, SELF_FACTOR = "dna", 0.25
 HINT = "No document's title, purpose, canonical_for or headings match; search bodies for a literal."
 
 # A key or heading is addressed by a slot: document id << 12 | its number (the first 4,096 count).
@@ -135,12 +137,13 @@ class RouteIndex(DerivedIndex):
         self.postings: dict[str, Postings] = {}
         self._sorted: list[str] | None = None
         self._longest = 0
-        self._factors: dict[bool, list[float]] = {}
+        self._factors: dict[tuple[bool, bool], list[float]] = {}
         self._factors_for = (-1, -1)
         self._rarity: dict[str, float] = {}  # term -> idf ÷ the largest idf, cleared on any change
 
-    def factors(self, intent: bool) -> list[float]:
-        """Per document id: layer weight × status × closed work (× why-intent); 0 for removed ids.
+    def factors(self, intent: bool, self_intent: bool = True) -> list[float]:
+        """Per document id: layer weight × status × closed work (× why-intent, × the dna/ damping unless
+        the question is about the bank itself); 0 for removed ids.
 
         Cached per (bank generation, id count): statuses change only with a file, layer weights only
         with dna/, and either bumps the generation.
@@ -148,15 +151,15 @@ class RouteIndex(DerivedIndex):
         stamp = (self.bank.generation, len(self.paths))
         if stamp != self._factors_for:
             self._factors, self._factors_for = {}, stamp
-        found = self._factors.get(intent)
+        found = self._factors.get((intent, self_intent))
         if found is None:
             weights, docs = self.bank.layer_weights, self.bank.docs
             found = [0.0] * len(self.paths)
             for ident, path in enumerate(self.paths):
                 doc = docs.get(path) if path is not None else None
                 if doc is not None:
-                    found[ident] = _multiplier(weights, doc, intent)
-            self._factors[intent] = found
+                    found[ident] = _multiplier(weights, doc, intent, self_intent)
+            self._factors[(intent, self_intent)] = found
         return found
 
     def rarity(self, term: str) -> float:
@@ -261,8 +264,10 @@ def _idf(documents: int, holders: int) -> float:
     return math.log(1.0 + (documents - holders + 0.5) / (holders + 0.5))
 
 
-def _multiplier(bank_weights: dict[str, float], doc: Doc, intent: bool) -> float:
+def _multiplier(bank_weights: dict[str, float], doc: Doc, intent: bool, self_intent: bool = True) -> float:
     factor = bank_weights.get(doc.layer, 1.0)
+    if doc.layer == SELF_LAYER and not self_intent:
+        factor *= SELF_FACTOR
     factor *= STATUS_FACTOR.get(doc.status or "", OTHER_STATUS_FACTOR)
     if doc.delivery_status in CLOSED_WORK:
         factor *= CLOSED_FACTOR
@@ -289,7 +294,7 @@ def _concept_matches(index: RouteIndex, concept: Concept) -> dict[str, float]:
 class _ConceptHits:
     """One concept's best score per document field: purpose/title by id, keys/headings by slot."""
 
-    __slots__ = ("purpose", "title", "keys", "keyed", "headings", "weighted")
+    __slots__ = ("purpose", "title", "keys", "headings")
 
     def __init__(self, index: RouteIndex, matched: dict[str, float], weight: float = 1.0) -> None:
         postings = index.postings
@@ -302,7 +307,6 @@ class _ConceptHits:
         self.title: dict[int, float] = {}
         self.keys: dict[int, float] = {}
         self.headings: list[tuple[set[int], float]] = []  # strongest first
-        keyed: set[int] = set()
         for term, score in sorted(rare.items(), key=lambda item: item[1]):  # weakest first: stronger overwrite
             entry = postings[term]
             self.purpose.update(dict.fromkeys(entry.purpose, score))
@@ -313,13 +317,6 @@ class _ConceptHits:
             entry = postings[term]
             # a key is matched part by part already (coverage²): an identifier's part counts whole there
             self.keys.update(dict.fromkeys(entry.keys, score / weight))
-            keyed |= entry.key_ids
-        # each document this concept reaches through purpose or title, repeated by the field's weight
-        # (3, 2) so a C-level Counter yields a score bound in integers; keys are added once per question
-        purpose, title = self.purpose.keys(), self.title.keys()
-        self.weighted = chain(purpose, purpose, purpose, title, title)
-        self.keyed = keyed
-
 
 
 def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str | None = None,
@@ -342,12 +339,10 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     (`Evidence.beyond`); an index (README) gets half.
 
     How the metadata walk stays fast on large banks without changing any score: per concept, the best score per
-    field comes from C-level dict merges over the postings (`_ConceptHits`). Documents are then
-    scored exactly in the order of an upper bound counted in C: Σ over concepts of the weights of
-    purpose (3) and title (2) when the concept reaches them, plus 5 if any key of theirs matched.
-    The walk ends once that bound × the largest multiplier, plus a full heading bonus, falls below
-    the current `limit`-th score. Documents matching only in headings are scored only when that
-    bound says they could.
+    field comes from C-level dict merges over the postings (`_ConceptHits`). Each candidate's upper
+    bound is then summed from those hits — its exact score without headings plus the best score any of
+    its headings could reach, × its undamped multiplier — and candidates are scored exactly, best
+    bound first, until the bound falls below the current `limit`-th score.
     """
     limit = check_query(question, limit, MAX_LIMIT, layer)
     bank.refresh()
@@ -358,7 +353,9 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     if not concepts:
         return {"results": [], **empty_hint(HINT, "search", doc_kind, layer, status)}, None, None
     intent = why_intent(question)
-    factors = index.factors(intent)
+    undamped = index.factors(intent)
+    factors = undamped if about_bank(question) or layer == SELF_LAYER else index.factors(intent, False)
+    owners: set[int] = set()  # documents owning a canonical key the question says whole: never damped
     matched_per_concept = [_concept_matches(index, concept) for concept in concepts]
     hits = [_ConceptHits(index, matched, concept.weight)
             for concept, matched in zip(concepts, matched_per_concept) if matched]
@@ -381,6 +378,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
             if covered / len(terms) > best:
                 best = covered / len(terms)
         coverage = min(1.0, best)
+        if coverage >= 1.0:
+            owners.add(ident)
         total += WEIGHT_CANONICAL * coverage * coverage
         if heading_hits:
             best = 0.0
@@ -396,6 +395,10 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
             total += WEIGHT_SECTION * best
         return total
 
+    def factor(ident: int) -> float:
+        """The document's multiplier; the dna/ damping spares the owner of a key the question says whole."""
+        return undamped[ident] if ident in owners else factors[ident]
+
     top: list[tuple[float, str]] = []  # (-score, path), sorted, at most `limit`
 
     def consider(ident: int) -> None:
@@ -405,7 +408,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
                                              and (layer is None or doc.layer == layer)
                                              and (status is None or doc.status == status))):
             return
-        score = round(exact(ident) * factors[ident], 4)
+        raw = exact(ident)
+        score = round(raw * factor(ident), 4)
         if score > 0:
             bisect.insort(top, (-score, path))
             del top[limit:]
@@ -413,18 +417,38 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     def beaten(bound: float) -> bool:
         return len(top) >= limit and bound + 1e-4 < -top[-1][0]  # scores are rounded to 4 places
 
-    largest = max(factors, default=0.0)
-    heading_ceiling = WEIGHT_SECTION * sum(pairs[0][1] for pairs in heading_hits) * largest
-    keyed = set().union(*(h.keyed for h in hits))  # canonical_for adds at most 5 however many concepts hit it
-    counts = Counter(chain(chain.from_iterable(h.weighted for h in hits), keyed, keyed, keyed, keyed, keyed))
-    for ident, bound in counts.most_common():
-        if beaten(bound * largest + heading_ceiling):
+    # Each candidate's bound is its exact score without headings (purpose and title with their rarity,
+    # the best key's coverage²) plus the best heading score any of its headings could reach (Σ over
+    # concepts), × its undamped multiplier: candidates are scored best bound first until the bound
+    # cannot reach the `limit`-th score, so a word most documents share does not send them all to `exact`
+    covered: dict[int, float] = {}  # key slot -> Σ of concept matches
+    get = covered.get
+    for h in hits:
+        for slot, value in h.keys.items():
+            covered[slot] = get(slot, 0.0) + value
+    bounds: dict[int, float] = {}
+    get = bounds.get
+    for slot, value in covered.items():
+        ident = slot >> SLOT_BITS
+        share = min(1.0, value / len(fields[ident].keys[slot & (SLOT_LIMIT - 1)][1]))
+        bounds[ident] = max(get(ident, 0.0), WEIGHT_CANONICAL * share * share)
+    for h in hits:
+        for ident, value in h.purpose.items():
+            bounds[ident] = get(ident, 0.0) + WEIGHT_PURPOSE * value
+        for ident, value in h.title.items():
+            bounds[ident] = get(ident, 0.0) + WEIGHT_TITLE * value
+    for pairs in heading_hits:
+        reach: dict[int, float] = {}
+        for found, score in reversed(pairs):  # weakest first: stronger overwrite
+            reach.update(dict.fromkeys({slot >> SLOT_BITS for slot in found}, score))
+        for ident, score in reach.items():
+            bounds[ident] = get(ident, 0.0) + WEIGHT_SECTION * score
+    order = sorted(((ident, bound * undamped[ident]) for ident, bound in bounds.items()),
+                   key=itemgetter(1), reverse=True)
+    for ident, bound in order:
+        if beaten(bound):
             break
         consider(ident)
-    if heading_hits and not beaten(heading_ceiling):
-        slots = set().union(*(found for pairs in heading_hits for found, _ in pairs))
-        for ident in sorted({slot >> SLOT_BITS for slot in slots} - counts.keys()):
-            consider(ident)
     # -- fusion with body evidence (issue 14): metadata keeps its score, prose adds up to WEIGHT_BODY --
     body_index = SearchIndex.of(bank)
     assert body_index.lexicon is not None
@@ -432,8 +456,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     meta = {path: -neg for neg, path in top}
     rows = dict(meta)  # path -> metadata score
     body_ids = body_index.ids
-    strongest = heapq.nlargest(3 * limit, evidence.raw.items(), key=lambda item: item[1])
-    for sid, _ in strongest:
+    strongest = heapq.nlargest(3 * limit, evidence.raw, key=evidence.raw.__getitem__)
+    for sid in strongest:
         path = body_index.paths[sid]
         ident = index.ids.get(path) if path is not None else None
         if path is None or path in rows or ident is None:
@@ -443,14 +467,15 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
                                              and (layer is None or doc.layer == layer)
                                              and (status is None or doc.status == status))):
             continue
-        rows[path] = round(exact(ident) * factors[ident], 4)
+        raw = exact(ident)
+        rows[path] = round(raw * factor(ident), 4)
     fused = []
     for path, value in rows.items():
         sid = body_ids.get(path)
         strength = evidence.beyond(body_index, sid, docs[path]) if sid is not None else 0.0
         if docs[path].is_index:
             strength *= INDEX_BODY
-        body = WEIGHT_BODY * strength * factors[index.ids[path]]
+        body = WEIGHT_BODY * strength * factor(index.ids[path])
         total = round(value + body, 4)
         if total > 0:
             fused.append((-total, path, value, body))

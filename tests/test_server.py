@@ -133,7 +133,7 @@ def test_token_budgets_full_and_off(legacy, bank):
     tools = {tool.name: tool for tool in listed}
     assert tools["bank_route"].annotations.read_only_hint is True
     assert tools["bank_route"].annotations.idempotent_hint is True
-    assert tools["bank_edit"].annotations.read_only_hint is False
+    assert not (tools["bank_edit"].annotations and tools["bank_edit"].annotations.read_only_hint)  # spec default
     assert tools["bank_discard"].annotations.destructive_hint is True
     for tool in tools.values():
         schema = tool.input_schema

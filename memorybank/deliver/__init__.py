@@ -33,7 +33,9 @@ from typing import Any
 
 from ..bank import Bank
 from ..errors import BankError
-from ..project import bank_relpath, git_toplevel, project_folder
+from ..limits import PROJECT_FILE_MAX
+from ..project import bank_relpath, git_toplevel, link_out_of, project_folder
+from ..projectfiles import collision, read_only, too_large
 from .channels import FOLDERS, OWNED_PATTERNS, Output, render_all
 from .files import Action, apply, plan_block, plan_owned, plan_remove
 from .sources import select
@@ -88,7 +90,8 @@ def deliver(bank: Bank, project: str | os.PathLike[str] | None = None, targets: 
         _refuse_inside_bank(bank.root, proj, out.file)
         obstacle = _obstacle(proj, out.file)
         if out.content is None:
-            action = _plan(plan_remove, proj, out.file, force) if _is_file(proj / out.file) else None
+            action = _plan(plan_remove, proj, out.file, force) if obstacle is None and _is_file(proj / out.file) \
+                else None
             entries.append((out, action or Action(out.file, "none")))
         elif obstacle is not None:
             entries.append((out, Action(out.file, "skipped", obstacle)))
@@ -180,6 +183,8 @@ def wired_targets(bank: Bank, project: Path) -> set[str]:
     real = Path(os.path.realpath(bank.root))
     wired = set()
     for target, (rel, key) in _WIRED_BY.items():
+        if link_out_of(project, rel) is not None or too_large(project / rel) is not None:
+            continue  # not the project's file, or not one to read whole
         try:
             data = json.loads((project / rel).read_text(encoding="utf-8-sig"))
         except (OSError, ValueError):
@@ -215,8 +220,13 @@ def _refuse_inside_bank(root: Path, project: Path, rel: str) -> None:
 def _obstacle(project: Path, rel: str) -> str | None:
     """Why `rel` cannot be delivered in place (reported as skipped), or None when it is absent or a regular file.
 
-    Folders on the way are followed through symlinks, as writing does; the file itself is not.
+    Folders on the way are followed through symlinks, as writing does, while they stay inside the
+    project; the file itself is not.
     """
+    link = link_out_of(project, rel)
+    if link is not None:
+        return (f"reached through the symlink {link}, which leads outside the project; left alone (replace the "
+                "symlink with a real folder to deliver here)")
     parts = rel.split("/")
     path = project
     for depth, part in enumerate(parts, 1):
@@ -225,17 +235,27 @@ def _obstacle(project: Path, rel: str) -> str | None:
         try:
             mode = os.lstat(path).st_mode if last else os.stat(path).st_mode
         except FileNotFoundError:
+            clash = collision(project, rel)
+            if clash is not None:
+                return (f"collides with the existing {clash}, which differs only in case or Unicode form (one file "
+                        f"on macOS and Windows checkouts); left alone (rename or remove {clash} to deliver here)")
             return None
         except OSError as exc:
             return f"cannot inspect {'/'.join(parts[:depth])} ({exc.strerror}); left alone"
         if not last and not stat.S_ISDIR(mode):
-            return f"{'/'.join(parts[:depth])} is a file, not a folder; left alone"
+            return (f"{'/'.join(parts[:depth])} is a file, not a folder; left alone (to deliver here, make it a "
+                    f"folder: move the file into it, e.g. {'/'.join(parts[:depth])}/rules.md)")
     if stat.S_ISLNK(mode):
         return "a symlink; left alone"
     if stat.S_ISDIR(mode):
         return "a folder, not a file; left alone"
     if not stat.S_ISREG(mode):
         return "not a regular file; left alone"
+    if read_only(path):
+        return f"read-only; left alone (make it writable, chmod u+w {rel}, to deliver here)"
+    size = too_large(path)
+    if size is not None:
+        return f"{size:,} bytes, over the {PROJECT_FILE_MAX:,}-byte limit of a project file; left alone"
     return None
 
 
@@ -256,7 +276,7 @@ def _our_names(project: Path, target: str) -> list[str]:
     found = []
     for folder, prefix, suffix in OWNED_PATTERNS.get(target, ()):
         base = project / folder
-        if base.is_symlink() or not base.is_dir():
+        if base.is_symlink() or not base.is_dir() or link_out_of(project, folder) is not None:
             continue
         try:
             names = sorted(os.listdir(base))

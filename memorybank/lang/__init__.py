@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "STOPWORDS", "Concept", "Lexicon", "SearchConcept", "SearchForm", "build_lexicon", "estimate_tokens",
-    "lexicon_for", "parse_vocabulary", "scan", "why_intent",
+    "about_bank", "lexicon_for", "parse_vocabulary", "scan", "why_intent",
 ]
 
 _CACHE_KEY = "lang.lexicon"
@@ -53,3 +53,17 @@ def why_intent(question: str) -> bool:
     """True when the question asks *why* (English, Russian or Chinese markers of §5)."""
     low = question.lower().replace("ё", "е")
     return any(p.search(low) is not None for p in (_WHY_EN, _WHY_RU, _WHY_ZH))
+
+
+# The product's own words: a question naming the bank, its frontmatter or its contract is about the
+# bank itself, and only then do the dna/ documents (rules about the bank) compete with the project's.
+_BANK_EN = re.compile(r"\b(?:memory[ -]?banks?|banks?|frontmatter|front[ -]matter|canonical(?:_for)?|doc_kind|"
+                      r"doc_function|derived_from|dna|governance|governed|templates?|inbox|vocabulary)\b")
+_BANK_RU = re.compile(r"(?<![а-яa-z0-9_])(?:банк|фронтматтер|шаблон|словар|инбокс)")
+_BANK_ZH = re.compile(r"记忆库|知识库|文档库|资料库|模板|词汇表|收件箱|元数据")
+
+
+def about_bank(question: str) -> bool:
+    """True when the question is about the bank itself (its documents' rules), not about the project."""
+    low = question.lower().replace("ё", "е")
+    return any(p.search(low) is not None for p in (_BANK_EN, _BANK_RU, _BANK_ZH))

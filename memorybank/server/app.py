@@ -34,6 +34,7 @@ from .. import __version__, faces, overview
 from ..bank import Bank, bank_for
 from ..errors import BankError, clip
 from ..jsonout import dumps
+from ..limits import MAX_QUESTION
 from ..mode import decide_mode
 from ..writers.files import remote_caller
 from . import prompts as prompt_texts
@@ -91,8 +92,13 @@ class MemoryBankServer:
         return [tool for tool in TOOLS if tool.group in self.groups and tool.name != "bank_init"]
 
     def _wire_tool(self, tool: Any) -> t.Tool:
-        annotations = t.ToolAnnotations(read_only_hint=tool.read_only, destructive_hint=tool.destructive or None,
-                                        idempotent_hint=True if tool.read_only else None)
+        # Only hints that differ from the spec's defaults (readOnlyHint false, destructiveHint true for a
+        # writer): a writer's `readOnlyHint: false` says nothing a client does not assume, at ~6 tokens a tool.
+        annotations = None
+        if tool.read_only:
+            annotations = t.ToolAnnotations(read_only_hint=True, idempotent_hint=True)
+        elif tool.destructive:
+            annotations = t.ToolAnnotations(destructive_hint=True)
         return t.Tool(name=tool.name, description=tool.description, input_schema=tool.schema,
                       annotations=annotations)
 
@@ -133,6 +139,8 @@ class MemoryBankServer:
         if tool is None or tool not in self.visible_tools():
             offered = ", ".join(tool.name for tool in self.visible_tools()) or "none"
             return self._text(f"Tool {name} is not offered here (mode {self.mode}). Offered: {offered}.", True)
+        required = set(tool.schema.get("required", ()))
+        args = {key: value for key, value in args.items() if value is not None or key in required}  # null: not given
         validator = self.validators.get(name)
         if validator is None:
             from jsonschema import Draft202012Validator
@@ -206,6 +214,11 @@ class MemoryBankServer:
             offered = ", ".join(p.name for p in prompt_texts.PROMPTS) if self._full_surface() else "none"
             raise MCPError(INVALID_PARAMS, f"Unknown prompt {_cut(params.name)}. Prompts: {offered}.")
         args = dict(params.arguments or {})
+        for name, value in args.items():  # a prompt argument is a phrase, as a route question is
+            if isinstance(value, str) and len(value) > MAX_QUESTION:
+                raise MCPError(INVALID_PARAMS, f"Prompt {prompt.name}: argument {_cut(name)} is {len(value):,} "
+                               f"characters, over the {MAX_QUESTION:,}-character limit. Shorten it to a phrase; "
+                               "nothing was run.")
         missing = [name for name, _, required in prompt.arguments if required and not str(args.get(name, "")).strip()]
         if missing:
             raise MCPError(INVALID_PARAMS, f"Prompt {prompt.name} needs the argument {', '.join(missing)}. "
