@@ -101,6 +101,15 @@ def _check_place(project: Path, rel: str, bank: Path) -> None:
                             "folder. Move it aside, then re-run; nothing was written.")
 
 
+def _all_of(problems: list[BankError]) -> BankError:
+    """One refusal naming every file to fix, keeping each one's actions and parameters for the faces."""
+    if len(problems) == 1:
+        return problems[0]
+    return BankError(f"{len(problems)} files need fixing first: " + " ".join(p.message for p in problems),
+                     see=tuple(dict.fromkeys(s for p in problems for s in p.see)),
+                     names=[n for p in problems for n in p.names])
+
+
 def _read_text(path: Path, rel: str) -> str | None:
     if not path.exists():
         return None
@@ -421,10 +430,9 @@ def install(root: str | os.PathLike[str], project: str | os.PathLike[str] | None
         try:
             _check_place(proj, place, bank)
         except BankError as exc:
-            misplaced.append(exc.message)
+            misplaced.append(exc)
     if misplaced:
-        raise BankError(misplaced[0] if len(misplaced) == 1 else
-                        f"{len(misplaced)} files need fixing first: " + " ".join(misplaced))
+        raise _all_of(misplaced)
     command = server_command(warnings) if any(a in CLIENTS for a in chosen) else SERVER_COMMAND
     if "claude" in chosen and git_toplevel(proj) is None:
         warnings.append(f"{proj} is not a git repository: the Stop hook asks only when git sees changed files, so "
@@ -456,12 +464,8 @@ def install(root: str | os.PathLike[str], project: str | os.PathLike[str] | None
             problems.append(BankError(f"Refusing to create {plan.rel}: it collides with the existing {clash}, which "
                                       "differs only in case or Unicode form (one file on macOS and Windows "
                                       f"checkouts). Rename or remove {clash}, then re-run; nothing was written."))
-    if len(problems) == 1:
-        raise problems[0]
     if problems:
-        raise BankError(f"{len(problems)} files need fixing first: " + " ".join(p.message for p in problems),
-                        see=tuple(dict.fromkeys(s for p in problems for s in p.see)),
-                        names=[n for p in problems for n in p.names])
+        raise _all_of(problems)
     if not dry_run:
         writes = {plan.path: plan.new_text.encode("utf-8") for plan in plans if plan.new_text is not None}
         try:
