@@ -107,7 +107,7 @@ class SearchIndex(DerivedIndex):
         self.keys.append(frozenset(self.lexicon.search_terms(" ".join(doc.canonical_for))) if doc.canonical_for
                          else frozenset())
         self.meta.append((frozenset(self.lexicon.search_terms(doc.title)),
-                          frozenset(self.lexicon.search_terms(doc.purpose or ""))))
+                          frozenset(self.lexicon.search_terms("" if doc.purpose_echo else doc.purpose or ""))))
         self.lengths.append(length)
         self.unique.append(len(counts))
         headings = HEADING_LINES.findall(body)
