@@ -551,6 +551,21 @@ def main(argv: list[str] | None = None) -> None:
     _main(argv)
 
 
+def _help_or_values(cmd: click.Command, args: list[str]) -> list[str]:
+    """`args` as click should see them: help when `-h`/`--help` is anywhere before `--`, and refused when an
+    option's value is another of the command's options (`--route --json`, `--root --stats`), which click
+    would take as the value. `--kind=--json` and anything after `--` stay values."""
+    names = {n for p in cmd.params if isinstance(p, click.Option) for n in (*p.opts, *p.secondary_opts)}
+    takes = {n for p in cmd.params if isinstance(p, click.Option) and not p.is_flag for n in p.opts}
+    head = args[:args.index("--")] if "--" in args else args
+    if any(a in ("-h", "--help") for a in head):
+        return [args[0], "--help"] if cmd is not command else ["--help"]
+    for option, value in zip(head, head[1:]):
+        if option in takes and value in names:
+            raise Usage(f"{option} needs a value, not the option {value} (write {option}={value} for that text)")
+    return args
+
+
 def _main(argv: list[str] | None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     sub = bool(args) and (args[0] in BY_COMMAND or args[0] in ("-h", "--help", "help"))
@@ -560,6 +575,10 @@ def _main(argv: list[str] | None) -> None:
         args = ["--help"]
     as_json = "--json" in args
     try:
+        if sub:
+            args = _help_or_values(commands.commands[args[0]], args) if args[0] in BY_COMMAND else args
+        else:
+            args = _help_or_values(command, args)
         if sub or "_MCP_MEMORYBANK_COMPLETE" in os.environ:
             commands.main(args=args, prog_name=PROG, standalone_mode=False)
         else:
