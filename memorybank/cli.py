@@ -115,14 +115,21 @@ def find_root(explicit: str | None) -> str:
 
 # -- values: the same conversion for both command-line forms ----------------------------------
 
-def _typed(value: str) -> Any:
-    """A `--set` value as YAML reads it (`5` → 5, `[a, b]` → a list); a value YAML cannot read stays text."""
+def _typed(key: str, value: str) -> Any:
+    """A `--set` value as the bank reads YAML (`5` → 5, `[a, b]` → a list, `yes` stays text); a value YAML
+    cannot read stays text, and one whose aliases expand without bound (a "billion laughs") is refused."""
     import yaml
 
+    from .parse import load_yaml
+
     try:
-        loaded = yaml.safe_load(value)
-    except yaml.YAMLError:
-        return value
+        loaded = load_yaml(value)
+    except yaml.YAMLError as exc:
+        try:
+            yaml.safe_load(value)
+        except yaml.YAMLError:
+            return value
+        raise Usage(f"--set {key}: {exc}; give a plain value") from None
     return value if loaded is None and value.strip() not in ("null", "~") else loaded
 
 
@@ -139,7 +146,7 @@ def _convert(param: Param, raw: Any) -> Any:
             if key.strip() == "applies_to" and "," in value and not value.lstrip().startswith("["):
                 out[key.strip()] = [item.strip() for item in value.split(",") if item.strip()]
             else:
-                out[key.strip()] = _typed(value)
+                out[key.strip()] = _typed(key.strip(), value)
         return out or None
     if param.type == "array":
         items = [raw] if isinstance(raw, str) else list(raw)

@@ -60,3 +60,26 @@ def test_help_anywhere_in_a_subcommand_shows_its_help(tmp_path: Path) -> None:
         assert proc.returncode == 0 and proc.stdout.startswith(f"Usage: mcp-memorybank {args[0]} "), proc
         assert not proc.stderr
     assert tree(bank) == before
+
+
+BOMB = ("z=[&a [x,x,x,x,x,x,x,x], &b [*a,*a,*a,*a,*a,*a,*a,*a], &c [*b,*b,*b,*b,*b,*b,*b,*b], "
+        "&d [*c,*c,*c,*c,*c,*c,*c,*c], &e [*d,*d,*d,*d,*d,*d,*d,*d], &f [*e,*e,*e,*e,*e,*e,*e,*e], [*f,*f,*f,*f]]")
+
+
+def test_set_values_read_as_the_bank_reads_them_and_bombs_are_refused(tmp_path: Path) -> None:
+    """`--set` loaded YAML 1.1 with no alias bound: a one-line alias bomb (2 million values) ran for
+    minutes before a refusal, and `n=yes` was written as `true` though the bank reads `yes` as text.
+    Now the bank's own loader: a bomb is a usage error at once, `yes` stays text, `5` a number."""
+    bank = shutil.copytree(FIXTURE, tmp_path / "bank")
+    before = tree(bank)
+    create = ["create", "domain/s.md", "--kind", "domain", "--title", "T", "--purpose", "P", "--root", str(bank)]
+    error = one_json_refusal(run_cli(*create, "--set", BOMB, "--json", stdin=""), 2)
+    assert "--set z" in error["message"] and "aliases" in error["message"], error
+    for key, flag in (("title", "--title"), ("derived_from", "--derived")):  # the CLI's words, not MCP's
+        error = one_json_refusal(run_cli(*create, "--set", f"{key}=x", "--json"), 1)
+        assert "through --set" in error["message"] and f"({flag})" in error["message"], error
+    assert tree(bank) == before
+    proc = run_cli(*create, "--set", "n=yes", "--set", "priority=5", "--set", "when=2024-01-02")
+    assert proc.returncode == 0, proc.stderr
+    text = (bank / "domain" / "s.md").read_text()
+    assert "\nn: yes\n" in text and "\npriority: 5\n" in text and "\nwhen: 2024-01-02\n" in text, text
