@@ -39,6 +39,7 @@ from __future__ import annotations
 import bisect
 import heapq
 import math
+import unicodedata
 from bisect import bisect_left
 from dataclasses import dataclass
 from operator import itemgetter
@@ -57,8 +58,10 @@ EXACT, PREFIX, TRANSLATION = 1.0, 0.6, 0.9
 MIN_PREFIX_QUERY, MIN_PREFIX_TERM = 4, 4
 WEIGHT_CANONICAL, WEIGHT_PURPOSE, WEIGHT_TITLE, WEIGHT_SECTION = 5.0, 3.0, 2.0, 1.0
 WEIGHT_BODY = 5.0  # prose saying the whole question, saturated, weighs what owning a canonical key does
-TITLE_MAX = 40
-WHY_WORDS = 3  # matched words named per field in `why`  # characters of a title in a result
+TITLE_MAX = 40  # characters of a title in a result
+SECTION_MAX = 60  # characters of a `section`: a clipped heading still opens it (bank_read matches a part of one)
+WHY_MAX = 160  # characters of a `why` line
+WHY_WORDS = 3  # matched words named per field in `why`
 INDEX_BODY = 0.5  # an index's prose mostly describes the documents it links to
 STATUS_FACTOR = {"active": 1.0, "draft": 0.7, "archived": 0.2}
 OTHER_STATUS_FACTOR = 0.9
@@ -549,17 +552,17 @@ def _result(doc: Doc, fields: RouteFields, score: float, per_concept: list[dict[
     if section is not None:
         why.append("heading")  # the matched heading is the row's `section`; naming it twice costs tokens
     if line is not None:
-        why.append(f'body: L{line[0]} "{line[1]}"')
+        why.append(f'body: L{line[0]} "{shown(line[1], len(line[1]))}"')
         if section is None:
             section = line[2]
     # Compact by design (issue 14: five results in ≤ 300 tokens): the purpose, kind and layer are one
     # bank_read away; a status is shown only when it is not `active`, because it changes how to read.
-    title = _clip(_unprefixed(doc.title, doc.path), TITLE_MAX)
-    out: dict = {"path": doc.path, "title": title, "score": round(score, 3), "why": "; ".join(why)}
+    title = shown(_unprefixed(doc.title, doc.path), TITLE_MAX)
+    out: dict = {"path": doc.path, "title": title, "score": round(score, 3), "why": shown("; ".join(why), WHY_MAX)}
     if doc.status not in (None, "active"):
         out["status"] = doc.status
     if section is not None:
-        out["section"] = section
+        out["section"] = shown(section, SECTION_MAX)
     return out
 
 
@@ -572,6 +575,22 @@ def _unprefixed(title: str, path: str) -> str:
             path.rsplit("/", 1)[-1].lower().startswith(head.strip().lower()):
         return rest.strip()
     return title
+
+
+def shown(text: str, size: int) -> str:
+    """A bank's text as one plain line of at most `size` characters, for the agent's context.
+
+    A title or heading is the repository's data: controls (newline, tab, ESC), format characters
+    (zero-width, bidi overrides) and line separators become spaces, so a row stays one line that
+    neither a terminal nor a model reads as structure. Headings keep their letters and digits, so
+    bank_read still resolves the shown `section`.
+    """
+    if not text.isascii() or not text.isprintable():
+        text = "".join(" " if unicodedata.category(ch) in _NOT_SHOWN else ch for ch in text)
+    return _clip(" ".join(text.split()), size)
+
+
+_NOT_SHOWN = frozenset(("Cc", "Cf", "Zl", "Zp"))
 
 
 def _clip(text: str, size: int) -> str:
