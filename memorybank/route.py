@@ -39,7 +39,6 @@ from __future__ import annotations
 import bisect
 import heapq
 import math
-import unicodedata
 from bisect import bisect_left
 from dataclasses import dataclass
 from operator import itemgetter
@@ -48,6 +47,7 @@ from .bank import Bank
 from .derived import DerivedIndex
 from .evidence import Evidence, best_line, body_evidence
 from .lang import Concept, Lexicon, about_bank, why_intent
+from .plain import shown
 from .query import check_filters, check_query, empty_hint
 from .records import Doc
 from .search import SearchIndex
@@ -552,7 +552,7 @@ def _result(doc: Doc, fields: RouteFields, score: float, per_concept: list[dict[
     if section is not None:
         why.append("heading")  # the matched heading is the row's `section`; naming it twice costs tokens
     if line is not None:
-        why.append(f'body: L{line[0]} "{shown(line[1], len(line[1]))}"')
+        why.append(f'body: L{line[0]} "{line[1]}"')
         if section is None:
             section = line[2]
     # Compact by design (issue 14: five results in ≤ 300 tokens): the purpose, kind and layer are one
@@ -575,22 +575,6 @@ def _unprefixed(title: str, path: str) -> str:
             path.rsplit("/", 1)[-1].lower().startswith(head.strip().lower()):
         return rest.strip()
     return title
-
-
-def shown(text: str, size: int) -> str:
-    """A bank's text as one plain line of at most `size` characters, for the agent's context.
-
-    A title or heading is the repository's data: controls (newline, tab, ESC), format characters
-    (zero-width, bidi overrides) and line separators become spaces, so a row stays one line that
-    neither a terminal nor a model reads as structure. Headings keep their letters and digits, so
-    bank_read still resolves the shown `section`.
-    """
-    if not text.isascii() or not text.isprintable():
-        text = "".join(" " if unicodedata.category(ch) in _NOT_SHOWN else ch for ch in text)
-    return _clip(" ".join(text.split()), size)
-
-
-_NOT_SHOWN = frozenset(("Cc", "Cf", "Zl", "Zp"))
 
 
 def _clip(text: str, size: int) -> str:

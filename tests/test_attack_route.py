@@ -103,3 +103,13 @@ def test_prime_hook_output_is_bounded_data_for_a_hostile_bank(project):
     prompt = "thumbnail X bubble sized " + "X" * 50
     proc = hook("prime", json.dumps({"prompt": prompt, "cwd": str(project)}).encode(), project)
     _check_injection(proc.stdout.decode().rstrip("\n"))
+
+
+def test_search_rows_bound_a_hostile_title_and_keep_excerpts_plain(project):
+    proc = run_cli("--root", str(project / "memory_bank"), "--search", "bubble thumbnail", "--json")
+    assert proc.returncode == 0, proc.stderr
+    results = json.loads(proc.stdout)["results"]
+    assert {"domain/big.md", "domain/evil.md"} <= {r["path"] for r in results}
+    for row in results:
+        assert len(row["title"]) <= 200 and len(row["excerpt"]) <= 240, row["path"]
+        assert _plain(row["title"]) and _plain(row["excerpt"]), row
