@@ -113,3 +113,19 @@ def test_search_rows_bound_a_hostile_title_and_keep_excerpts_plain(project):
     for row in results:
         assert len(row["title"]) <= 200 and len(row["excerpt"]) <= 240, row["path"]
         assert _plain(row["title"]) and _plain(row["excerpt"]), row
+
+
+def test_prime_never_points_at_a_path_that_breaks_the_line_and_keeps_its_budget(tmp_path):
+    deep = "/".join(["thumbnail-" + "x" * 90] * 9)  # a legal, 900-character path: over the budget alone
+    body = "## Sizes\n\nImage bubbles request a thumbnail sized for the bubble."
+    files = {"memory_bank/README.md": "# Bank\n",
+             "memory_bank/domain/thumb\nnail\x1b[31m.md": _hostile("Thumbs", "Bubble thumbnail sizes.", "Sizes", body),
+             f"memory_bank/domain/{deep}.md": _hostile("Bubble thumbs", "Bubble thumbnail sizes.", "Sizes", body),
+             "memory_bank/domain/thumbs.md": _hostile("Thumbs", "Bubble thumbnail sizes.", "Sizes", body),
+             "memory_bank/domain/sync.md": _hostile("Sync", "How the session syncs.", "Token", "The sync token.")}
+    project = git_repo(tmp_path / "proj", files)
+    out = run_cli("--root", str(project / "memory_bank"), "--prime", "bubble thumbnail sizes", "--json")
+    assert out.returncode == 0, out.stderr
+    primed = json.loads(out.stdout)
+    assert [d["path"] for d in primed["documents"]] == ["domain/thumbs.md"]
+    _check_injection(primed["text"])
