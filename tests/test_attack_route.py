@@ -129,3 +129,20 @@ def test_prime_never_points_at_a_path_that_breaks_the_line_and_keeps_its_budget(
     primed = json.loads(out.stdout)
     assert [d["path"] for d in primed["documents"]] == ["domain/thumbs.md"]
     _check_injection(primed["text"])
+
+
+def test_both_hooks_exit_0_with_empty_or_valid_output_on_odd_payloads(project, tmp_path):
+    a_file = project / "memory_bank" / "README.md"
+    asked = "how is the image bubble thumbnail sized?"
+    odd = [{"prompt": {"text": asked}, "cwd": str(project)}, {"prompt": [asked], "cwd": str(project)},
+           {"prompt": "thumbnail \ud800 sized \x00 bubble", "cwd": str(project)},
+           {"prompt": asked, "cwd": str(a_file)}, {"prompt": asked, "cwd": "pro\x00j"},
+           {"prompt": asked, "cwd": "\udcff"}, {"prompt": asked, "cwd": str(tmp_path)}]
+    for event in odd:
+        for command in ("prime", "session-start") if "\x00" in str(event["cwd"]) else ("prime",):
+            out = hook(command, json.dumps(event).encode(), project).stdout.decode()
+            if out and command == "prime":
+                _check_injection(out.rstrip("\n"))
+    assert hook("prime", b"[" * 100_000, project).stdout == b""  # too deep for the JSON parser
+    pasted = json.dumps({"prompt": asked + " " + "log line\x1b[0m\n" * 70_000, "cwd": str(project)}).encode()
+    _check_injection(hook("prime", pasted, project).stdout.decode().rstrip("\n"))  # a 1 MB prompt still primes
