@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import unicodedata
 
+from .lang.tokens import CJK_FLOOR
+
 _NOT_SHOWN = frozenset(("Cc", "Cf", "Zl", "Zp"))
+WIDE = 60 / 25  # a CJK character costs as many tokens as 2.4 others (§14.2's estimate)
 
 
 def plain(text: str) -> str:
@@ -22,6 +25,17 @@ def plain(text: str) -> str:
 
 
 def shown(text: str, size: int) -> str:
-    """`text` as one plain line, whitespace runs as one space, cut to at most `size` characters with `…`."""
+    """`text` as one plain line, whitespace runs as one space, cut with `…` to the tokens of `size` characters.
+
+    `size` counts Latin or Cyrillic characters; a CJK one counts `WIDE`, so a Chinese heading costs no
+    more of a budget than an English one.
+    """
     text = " ".join(plain(text).split())
-    return text if len(text) <= size else text[:size - 1].rstrip() + "…"
+    if len(text) <= size and (text.isascii() or max(text) < CJK_FLOOR):
+        return text
+    room = size - 1.0
+    for end, ch in enumerate(text):
+        room -= WIDE if ch >= CJK_FLOOR else 1.0
+        if room < 0:
+            return text[:end].rstrip() + "…"
+    return text
