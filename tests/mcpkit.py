@@ -16,6 +16,8 @@ from anyio.from_thread import start_blocking_portal
 from conftest import cli_path
 from mcp import Client, StdioServerParameters
 
+from memorybank.writers.files import LOCK_NAME
+
 
 def params(root: Path, *extra: str) -> StdioServerParameters:
     # the SDK passes the server only a few variables by default: hand it ours (the test cache folder)
@@ -52,3 +54,53 @@ class Session:
             self._client_cm.__exit__(None, None, None)
         finally:
             self._portal_cm.__exit__(None, None, None)
+
+
+class Snapshot:
+    """Every file and folder under `root` as it is now, to put back in place between tests.
+
+    Tests that share one server over a bank they write reset it with `restore()`: files are
+    rewritten in place (the server's index re-checks file stamps on every call, so it sees the
+    restore); extra files, links and folders are removed; the writers' lock file is left alone.
+    A restored file gets an mtime no write ever gives (a counter in 1990), so its stamp differs
+    from every one the server saw, even within one clock tick.
+    """
+
+    _tick = 0
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.files: dict[str, tuple[bytes, int]] = {}
+        self.dirs: dict[str, int] = {}
+        for folder, dirs, names in os.walk(root):
+            rel = os.path.relpath(folder, root)
+            self.dirs[rel] = os.stat(folder).st_mode
+            for name in names:
+                path = os.path.join(folder, name)
+                if not os.path.islink(path) and name != LOCK_NAME:
+                    self.files[os.path.normpath(os.path.join(rel, name))] = (Path(path).read_bytes(),
+                                                                            os.stat(path).st_mode)
+
+    def restore(self) -> None:
+        for folder, dirs, names in os.walk(self.root, topdown=False):
+            rel = os.path.relpath(folder, self.root)
+            for name in names + [d for d in dirs if os.path.islink(os.path.join(folder, d))]:
+                if name != LOCK_NAME and os.path.normpath(os.path.join(rel, name)) not in self.files:
+                    os.unlink(os.path.join(folder, name))
+            if rel not in self.dirs:
+                os.rmdir(folder)
+        for rel, mode in sorted(self.dirs.items()):
+            folder = self.root / rel
+            folder.mkdir(exist_ok=True)
+            os.chmod(folder, mode)
+        for rel, (data, mode) in self.files.items():
+            path = self.root / rel
+            if path.is_symlink():
+                path.unlink()
+            elif path.exists() and path.read_bytes() == data and os.stat(path).st_mode == mode:
+                continue
+            path.write_bytes(data)
+            os.chmod(path, mode)
+            Snapshot._tick += 1
+            stamp = 631_152_000 * 10**9 + Snapshot._tick * 1_000
+            os.utime(path, ns=(stamp, stamp))

@@ -37,6 +37,7 @@ INDEX = ("---\ntitle: Bank\ndoc_function: index\npurpose: Index.\n---\n\n# Bank\
 
 
 def app(tmp_path: Path) -> Repo:
+    """The repository every test starts from: a bank with one anchored rule, committed in January."""
     repo = Repo(tmp_path / "app")
     repo.write("memory_bank/README.md", INDEX)
     repo.write("memory_bank/rules/no-float-money.md", RULE)
@@ -46,12 +47,22 @@ def app(tmp_path: Path) -> Repo:
     return repo
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Repo:
+    return app(tmp_path_factory.mktemp("drift-now"))
+
+
+@pytest.fixture
+def repo(built, tmp_path) -> Repo:
+    """A private copy of the built repository (history too): git runs once per module, not per test."""
+    return built.copy(tmp_path / "app")
+
+
 def cli(repo: Repo, *args: str):
     return run_cli("--root", "memory_bank", *args, cwd=repo.path)
 
 
-def test_the_commit_that_changes_anchored_code_is_the_one_that_fails(tmp_path):
-    repo = app(tmp_path)
+def test_the_commit_that_changes_anchored_code_is_the_one_that_fails(repo):
     assert cli(repo, "--deliver").returncode == 0
     repo.commit("deliver", JAN)
     assert cli(repo, "--drift", "--check").returncode == 0
@@ -76,8 +87,7 @@ def test_the_commit_that_changes_anchored_code_is_the_one_that_fails(tmp_path):
     assert cli(repo, "--drift", "--check").returncode == 0
 
 
-def test_review_clears_drift_with_a_one_line_stamp_and_drift_uses_the_later_date(tmp_path):
-    repo = app(tmp_path)
+def test_review_clears_drift_with_a_one_line_stamp_and_drift_uses_the_later_date(repo):
     repo.commit("code moves on", JUN, {"src/money.py": "CENTS = 1000\n"})
     drifted = json.loads(cli(repo, "--drift", "--json").stdout)["drifted"]
     assert [d["path"] for d in drifted] == ["rules/no-float-money.md"] and drifted[0]["ahead_days"] == 150
@@ -97,8 +107,7 @@ def test_review_clears_drift_with_a_one_line_stamp_and_drift_uses_the_later_date
     assert json.loads(cli(repo, "--review", "rules/no-float-money.md", "--json").stdout)["changed"] is False
 
 
-def test_drift_check_fails_on_a_missing_anchor_and_deliver_takes_threshold_days(tmp_path):
-    repo = app(tmp_path)
+def test_drift_check_fails_on_a_missing_anchor_and_deliver_takes_threshold_days(repo):
     repo.commit("code moves on", JUN, {"src/money.py": "CENTS = 1000\n"})
     lenient = json.loads(cli(repo, "--deliver", "--dry-run", "--threshold-days", "365", "--json").stdout)
     agents = next(c for c in lenient["channels"] if c["file"] == "AGENTS.md")
@@ -113,8 +122,7 @@ def test_drift_check_fails_on_a_missing_anchor_and_deliver_takes_threshold_days(
     assert gone.returncode == 1 and "missing anchors" in gone.stdout
 
 
-def test_drift_takes_files_like_bank_drift_inside_and_outside_git(tmp_path):
-    repo = app(tmp_path)
+def test_drift_takes_files_like_bank_drift_inside_and_outside_git(repo, tmp_path):
     data = json.loads(cli(repo, "--drift", "src/money.py", "src/other.py", "--json").stdout)
     assert data["mode"] == "reverse" and [d["path"] for d in data["documents"]] == ["rules/no-float-money.md"]
     plain = tmp_path / "plain"
@@ -130,16 +138,15 @@ def test_drift_takes_files_like_bank_drift_inside_and_outside_git(tmp_path):
     assert "ISO date" in changed.stderr and "git init" in changed.stderr
 
 
-def test_head_naming_a_missing_branch_is_said_so(tmp_path):
-    repo = app(tmp_path)
+def test_head_naming_a_missing_branch_is_said_so(repo):
     repo.git("symbolic-ref", "HEAD", "refs/heads/nope")
     for args in (("--changed", "HEAD"), ("--changed", "HEAD~1"), ("--drift", "--changed-since", "HEAD")):
         out = cli(repo, *args)
         assert out.returncode == 1 and "HEAD names the branch nope, which does not exist" in out.stderr, args
 
 
-def test_changed_and_drift_agree_on_head_1(tmp_path):
-    repo = app(tmp_path)  # one commit: HEAD~1 reaches past it
+def test_changed_and_drift_agree_on_head_1(repo):
+    # one commit: HEAD~1 reaches past it
     changed = json.loads(cli(repo, "--changed", "HEAD~1", "--json").stdout)
     drift = json.loads(cli(repo, "--drift", "--changed-since", "HEAD~1", "--json").stdout)
     assert "reaches past the first commit" in changed["note"] and "reaches past the first commit" in drift["note"]
@@ -151,8 +158,7 @@ def test_changed_and_drift_agree_on_head_1(tmp_path):
     assert drift["files"] == ["memory_bank/rules/no-float-money.md", "src/money.py"] and "note" not in drift
 
 
-def test_changed_date_inside_git_reads_history_not_mtimes(tmp_path):
-    repo = app(tmp_path)
+def test_changed_date_inside_git_reads_history_not_mtimes(repo):
     repo.write("memory_bank/notes.md", "---\ntitle: Notes\nstatus: draft\npurpose: P.\n---\n\n# Notes\n")
     repo.commit("notes", JUN)
     for path in (repo.path / "memory_bank").rglob("*.md"):
@@ -164,8 +170,7 @@ def test_changed_date_inside_git_reads_history_not_mtimes(tmp_path):
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
-def test_bank_review_over_mcp_stamps_the_date(tmp_path, mode):
-    repo = app(tmp_path)
+def test_bank_review_over_mcp_stamps_the_date(repo, mode):
     session = Session(repo.path / "memory_bank", mode=mode)
     try:
         names = {t.name for t in session.run(session.client.list_tools).tools}

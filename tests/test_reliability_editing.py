@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_cli
-from mcpkit import Session
+from mcpkit import Session, Snapshot
 from writekit import make_bank
 
 ENTRIES = 100
@@ -94,15 +94,26 @@ def _outcome(text: str, errors: list[str]) -> str:
     return "error"
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One server for both save styles (a start costs a second of CPU); each gets the bank back as built."""
+    bank = make_bank(tmp_path_factory.mktemp("editing") / "bank")
+    (bank.root / "adr/README.md").write_text(_index())
+    session = Session(bank.root)
+    session.bank, session.snapshot = bank, Snapshot(bank.root)
+    yield session
+    session.close()
+
+
 @pytest.mark.parametrize("style", ["rename", "in-place"])
-def test_a_person_saving_while_the_cli_and_server_write_loses_no_save(tmp_path, style):
-    bank = make_bank(tmp_path / "bank")
+def test_a_person_saving_while_the_cli_and_server_write_loses_no_save(tmp_path, style, server):
+    server.snapshot.restore()
+    session, bank = server, server.bank
     index = bank.root / "adr/README.md"
-    index.write_text(_index())
+    assert index.read_text() == _index()
     template = tmp_path / "template.md"
     template.write_text(_index())
     stop = tmp_path / "stop"
-    session = Session(bank.root)
     counts = {"ok": 0, "refused": 0, "error": 0}
     errors: list[str] = []
     editor = subprocess.Popen([sys.executable, "-c", EDITOR, str(index), str(bank.root / ".memorybank.lock"),
@@ -131,7 +142,6 @@ def test_a_person_saving_while_the_cli_and_server_write_loses_no_save(tmp_path, 
     finally:
         stop.write_text("")
         out, _ = editor.communicate(timeout=60)
-        session.close()
     seen = json.loads(out)
     assert not errors, (errors[:3], counts)
     assert seen["saves"] > 0 and counts["ok"] + counts["refused"] == WRITES + CLI_WRITES

@@ -147,7 +147,7 @@ def test_install_hook_off_path_writes_hooks_that_can_run(tmp_path):
         assert os.path.isabs(program) and os.access(program, os.X_OK), command
     (repo.path / "app.py").write_text("y\n")
     event = {"session_id": "s-2", "cwd": str(repo.path), "hook_event_name": "Stop", "stop_hook_active": False}
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORYBANK_")}
+    env = {k: v for k, v in os.environ.items() if k == "MEMORYBANK_CACHE_DIR" or not k.startswith("MEMORYBANK_")}
     env.update(off_path, MEMORYBANK_HOOK_STATE_DIR=str(tmp_path / "state"))
     ran = subprocess.run(commands["Stop"], shell=True, input=json.dumps(event), capture_output=True, text=True,
                          cwd=repo.path, env=env, timeout=30)

@@ -8,8 +8,9 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
 from conftest import cli_path, doc, git_repo, run_cli
-from mcpkit import Session
+from mcpkit import Session, Snapshot
 from test_hook import block_reason, stop
 from writekit import make_bank
 
@@ -89,30 +90,44 @@ def test_the_stop_hook_never_counts_notes_through_a_symlinked_inbox(tmp_path):
 
 # -- body_file / content_file over MCP ----------------------------------------------------------
 
-def test_over_mcp_no_hidden_file_or_folder_of_the_project_is_read(tmp_path):
-    # A bank kept in a home folder that is not a git repository (or in a dotfiles repository) has the
-    # home folder as its project: `.ssh/id_rsa`, `.aws/credentials`, `.env` were all "inside the project".
-    home = tmp_path / "home"
+@pytest.fixture(scope="module")
+def home_server(tmp_path_factory):
+    """One server for the MCP tests below (a start costs a second of CPU), over a bank in a home folder.
+
+    A bank kept in a home folder that is not a git repository (or in a dotfiles repository) has the
+    home folder as its project: `.ssh/id_rsa`, `.aws/credentials`, `.env` were all "inside the project".
+    """
+    home = tmp_path_factory.mktemp("attack") / "home"
     root = make_bank(home / "memory_bank").root
     (home / ".ssh").mkdir()
     (home / ".ssh" / "id_rsa").write_text("PRIVATE KEY\n")
     (home / ".env").write_text("TOKEN=secret\n")
     (home / "notes.md").write_text("A plain note.\n")
     session = Session(root)
-    try:
-        base = {"doc_kind": "adr", "title": "From file", "purpose": "Body from a file.",
-                "derived_from": ["dna/principles.md"]}
-        for i, given in enumerate([".ssh/id_rsa", str(home / ".ssh" / "id_rsa"), ".env", "memory_bank/../.env"]):
-            result = session.call("bank_create", {**base, "path": f"adr/ADR-06{i}-x.md", "body_file": given})
-            assert result.is_error and "hidden" in result.content[0].text, (given, result.content[0].text)
-        result = session.call("bank_update_section", {"path": "product/vision.md", "section": "Goals",
-                                                      "content_file": ".ssh/id_rsa"})
-        assert result.is_error and "hidden" in result.content[0].text
-        assert session.ok("bank_create", {**base, "path": "adr/ADR-069-ok.md", "body_file": "notes.md"})
-        assert "PRIVATE" not in "".join(p.read_text() for p in root.rglob("*.md"))
-        assert "TOKEN" not in "".join(p.read_text() for p in root.rglob("*.md"))
-    finally:
-        session.close()
+    session.home, session.root, session.snapshot = home, root, Snapshot(root)
+    yield session
+    session.close()
+
+
+@pytest.fixture
+def home_served(home_server):
+    home_server.snapshot.restore()  # each test starts from the bank as built
+    return home_server
+
+
+def test_over_mcp_no_hidden_file_or_folder_of_the_project_is_read(home_served):
+    session, home, root = home_served, home_served.home, home_served.root
+    base = {"doc_kind": "adr", "title": "From file", "purpose": "Body from a file.",
+            "derived_from": ["dna/principles.md"]}
+    for i, given in enumerate([".ssh/id_rsa", str(home / ".ssh" / "id_rsa"), ".env", "memory_bank/../.env"]):
+        result = session.call("bank_create", {**base, "path": f"adr/ADR-06{i}-x.md", "body_file": given})
+        assert result.is_error and "hidden" in result.content[0].text, (given, result.content[0].text)
+    result = session.call("bank_update_section", {"path": "product/vision.md", "section": "Goals",
+                                                  "content_file": ".ssh/id_rsa"})
+    assert result.is_error and "hidden" in result.content[0].text
+    assert session.ok("bank_create", {**base, "path": "adr/ADR-069-ok.md", "body_file": "notes.md"})
+    assert "PRIVATE" not in "".join(p.read_text() for p in root.rglob("*.md"))
+    assert "TOKEN" not in "".join(p.read_text() for p in root.rglob("*.md"))
 
 
 # -- names that collide on macOS and Windows, through every path that makes a file ------------------
@@ -149,22 +164,18 @@ def test_materialize_flows_never_adds_a_template_beside_one_that_differs_only_in
 
 # -- base_version misuse --------------------------------------------------------------------------
 
-def test_a_malformed_base_version_is_named_as_such_not_as_a_changed_document(tmp_path):
+def test_a_malformed_base_version_is_named_as_such_not_as_a_changed_document(home_served):
     # "" or a NUL-tailed or 2 MB base_version was answered "it changed since that read", echoing the
     # raw value back: a misleading reason (nothing changed) and an unbounded, binary echo.
-    root = make_bank(tmp_path / "bank").root
-    session = Session(root)
-    try:
-        version = json.loads(session.call("bank_read", {"path": "product/vision.md"}).content[0].text)["version"]
-        before = (root / "product/vision.md").read_bytes()
-        for given in ["", " ", version + "\x00", "a" * 2_000_000, version.upper()[:11]]:
-            result = session.call("bank_set_field", {"path": "product/vision.md", "field": "owner", "value": "x",
-                                                     "base_version": given})
-            text = result.content[0].text
-            assert result.is_error and "is not a version" in text and version in text, text
-            assert "\x00" not in text and len(text) < 400
-        assert (root / "product/vision.md").read_bytes() == before
-        assert session.ok("bank_set_field", {"path": "product/vision.md", "field": "owner", "value": "x",
-                                             "base_version": f" {version} "})["changed"]
-    finally:
-        session.close()
+    session, root = home_served, home_served.root
+    version = json.loads(session.call("bank_read", {"path": "product/vision.md"}).content[0].text)["version"]
+    before = (root / "product/vision.md").read_bytes()
+    for given in ["", " ", version + "\x00", "a" * 2_000_000, version.upper()[:11]]:
+        result = session.call("bank_set_field", {"path": "product/vision.md", "field": "owner", "value": "x",
+                                                 "base_version": given})
+        text = result.content[0].text
+        assert result.is_error and "is not a version" in text and version in text, text
+        assert "\x00" not in text and len(text) < 400
+    assert (root / "product/vision.md").read_bytes() == before
+    assert session.ok("bank_set_field", {"path": "product/vision.md", "field": "owner", "value": "x",
+                                         "base_version": f" {version} "})["changed"]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import run_cli
-from mcpkit import Session
+from mcpkit import Session, Snapshot
 from writekit import make_bank, tree_hash
 
 from memorybank.writers.files import Changed, Transaction
@@ -20,13 +20,22 @@ from memorybank.writers.files import Changed, Transaction
 V = "product/vision.md"
 
 
-@pytest.fixture
-def served(tmp_path):
-    bank = make_bank(tmp_path / "bank")
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One server for the module (a start costs a second of CPU); each test gets the bank back as built."""
+    bank = make_bank(tmp_path_factory.mktemp("lost") / "bank")
     session = Session(bank.root)
     session.root = bank.root
+    session.snapshot, session.built = Snapshot(bank.root), tree_hash(bank.root)
     yield session
     session.close()
+
+
+@pytest.fixture
+def served(server):
+    server.snapshot.restore()
+    assert tree_hash(server.root) == server.built
+    return server
 
 
 def _rewrite_keeping_stamp(path: Path, text: str) -> None:

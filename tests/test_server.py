@@ -12,8 +12,7 @@ from pathlib import Path
 import anyio
 import pytest
 from conftest import FIXTURE, cli_path
-from mcp import Client
-from mcpkit import Session, params, payload
+from mcpkit import Session, params, payload  # noqa: F401 (params: test_server_history imports it from here)
 
 from memorybank.server.budget import BUDGETS, measure
 
@@ -165,43 +164,10 @@ def test_surface_command_prints_the_table_with_the_flags_applied(bank):
     assert data["mode"] == "off" and data["tools"] == {} and data["total"] <= BUDGETS["off"]
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_seed_mode_init_then_full_surface_then_writers(tmp_path, mode):
-    import mcp_types as t
+# The seed-mode scenario (bank_init, then the full surface and these writers) runs in test_server_polish.py,
+# in the one server per era that also checks the protocol errors.
 
-    root = tmp_path / "proj" / "memory_bank"
-    changed: list[str] = []
-
-    async def on_message(message):
-        if isinstance(message, t.ServerNotification):
-            changed.append(message.method)
-
-    async def go():
-        async with Client(params(root), mode=mode, message_handler=on_message) as client:
-            seed = await measure(client)
-            assert list(seed["tools"]) == ["bank_init"] and seed["total"] <= BUDGETS["seed"]
-            assert "bank_init" in (client.instructions or "")
-            bad = await client.call_tool("bank_route", {"question": "x"})
-            assert bad.is_error and "not offered" in bad.content[0].text
-            if mode == "auto":
-                async with client.listen(tools_list_changed=True) as events:
-                    out = payload(await client.call_tool("bank_init", {"name": "Acme"}))
-                    with anyio.fail_after(5):
-                        await events.__anext__()
-            else:
-                out = payload(await client.call_tool("bank_init", {"name": "Acme"}))
-                with anyio.fail_after(5):
-                    while "notifications/tools/list_changed" not in changed:
-                        await anyio.sleep(0.02)
-            assert out["files"]
-            names = {tool.name for tool in (await client.list_tools(cache_mode="refresh")).tools}
-            assert len(names) == 19 and "bank_init" not in names
-            assert payload(await client.call_tool("bank_validate", {}))["summary"]["total"] == 0
-            await _writers_on_a_fresh_bank(client)
-    run(go)
-
-
-async def _writers_on_a_fresh_bank(client) -> None:
+async def writers_on_a_fresh_bank(client) -> None:
     """A create that registers in its index, an edit refusal, an ownership refusal, an inbox note."""
     created = payload(await client.call_tool("bank_create", {
         "path": "domain/pricing.md", "doc_kind": "domain", "title": "Pricing",
