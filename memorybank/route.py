@@ -47,6 +47,7 @@ from .bank import Bank
 from .derived import DerivedIndex
 from .evidence import Evidence, best_line, body_evidence
 from .lang import Concept, Lexicon, about_bank, why_intent
+from .plain import shown
 from .query import check_filters, check_query, empty_hint
 from .records import Doc
 from .search import SearchIndex
@@ -57,8 +58,10 @@ EXACT, PREFIX, TRANSLATION = 1.0, 0.6, 0.9
 MIN_PREFIX_QUERY, MIN_PREFIX_TERM = 4, 4
 WEIGHT_CANONICAL, WEIGHT_PURPOSE, WEIGHT_TITLE, WEIGHT_SECTION = 5.0, 3.0, 2.0, 1.0
 WEIGHT_BODY = 5.0  # prose saying the whole question, saturated, weighs what owning a canonical key does
-TITLE_MAX = 40
-WHY_WORDS = 3  # matched words named per field in `why`  # characters of a title in a result
+TITLE_MAX = 40  # characters of a title in a result
+SECTION_MAX = 40  # characters of a `section`: a clipped heading still opens it (bank_read matches a part of one)
+WHY_MAX = 160  # characters of a `why` line
+WHY_WORDS = 3  # matched words named per field in `why`
 INDEX_BODY = 0.5  # an index's prose mostly describes the documents it links to
 STATUS_FACTOR = {"active": 1.0, "draft": 0.7, "archived": 0.2}
 OTHER_STATUS_FACTOR = 0.9
@@ -562,12 +565,12 @@ def _result(doc: Doc, fields: RouteFields, score: float, per_concept: list[dict[
             section = line[2]
     # Compact by design (issue 14: five results in ≤ 300 tokens): the purpose, kind and layer are one
     # bank_read away; a status is shown only when it is not `active`, because it changes how to read.
-    title = _clip(_unprefixed(doc.title, doc.path), TITLE_MAX)
-    out: dict = {"path": doc.path, "title": title, "score": round(score, 3), "why": "; ".join(why)}
+    title = shown(_unprefixed(doc.title, doc.path), TITLE_MAX)
+    out: dict = {"path": doc.path, "title": title, "score": round(score, 3), "why": shown("; ".join(why), WHY_MAX)}
     if doc.status not in (None, "active"):
         out["status"] = doc.status
     if section is not None:
-        out["section"] = section
+        out["section"] = shown(section, SECTION_MAX)
     return out
 
 
