@@ -763,19 +763,19 @@ def _open_input(raw: str, what: str) -> int:
             os.close(folder)
     except BankError as exc:
         raise _input_refusal(what, f"{raw}: {exc.message.removeprefix('Refused (path): ')} Over MCP a "
-                        "file is read only inside the project, never through a symlink.", see=exc.see,
-                        names=exc.names) from None
+                             "file is read only inside the project, never through a symlink.", exc.see,
+                             exc.names) from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise _input_refusal(what, f"{raw} is a symlink; over MCP a file is read only inside the "
-                            "project, never through a symlink.") from None
+                                 "project, never through a symlink.") from None
         raise _input_refusal(what, f"cannot read {raw}: {exc.strerror}. Give the path of an existing "
-                        "file.") from None
+                             "file.") from None
 
 
-def _input_refusal(what: str, text: str) -> BankError:
+def _input_refusal(what: str, text: str, see: tuple[str, ...] = (), names: tuple[str, ...] = ()) -> BankError:
     """A refusal of an input file, naming its parameter as each face spells it (`--body-file`, `body_file`)."""
-    return BankError(f"Refused ({{{what}}}): {text}", names=(what,))
+    return BankError(f"Refused ({{{what}}}): {text}", see=see, names=(what, *names))
 
 
 def read_input_file(raw: str, what: str) -> str:
