@@ -33,6 +33,7 @@ import re
 from typing import Any
 
 from .bank import Bank
+from .echo import flatten
 from .errors import BankError
 from .headings import scan_headings
 from .limits import PURPOSE_MAX, TITLE_MAX
@@ -52,8 +53,6 @@ FOLDER_KINDS = {"dna": "governance", "product": "product", "domain": "domain", "
                 "ops": "ops", "adr": "adr", "decisions": "adr", "use-cases": "use-case", "use_cases": "use-case",
                 "prd": "prd", "features": "feature", "epics": "epic", "rules": "rule", "recipes": "recipe",
                 "flows": "flow", "processes": "process", "prompts": "prompt", "_inbox": "note"}
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_EMPHASIS = re.compile(r"(\*\*|__|\*|`)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s|[。！？]")
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -66,12 +65,6 @@ def doc_kind_for(path: str) -> str:
         return CLINE_KINDS[name]
     head, sep, _ = path.partition("/")
     return FOLDER_KINDS.get(head, "project") if sep else "project"
-
-
-def _flatten(text: str) -> str:
-    text = _LINK.sub(r"\1", text)
-    text = _EMPHASIS.sub("", text)
-    return " ".join(text.split())
 
 
 def _cap(text: str) -> str:
@@ -108,7 +101,7 @@ def purpose_for(lines: list[str], title: str) -> str:
             paragraph.append(_LIST_ITEM.sub("", line, count=1).strip())
             continue
         paragraph.append(stripped)
-    text = _flatten(" ".join(paragraph))
+    text = flatten(" ".join(paragraph))
     if not text:
         return f"Read for {title}."
     found = _SENTENCE_END.search(text)

@@ -25,6 +25,7 @@ import functools
 import hashlib
 import marshal
 import os
+import stat
 import sys
 import tempfile
 from array import array
@@ -199,7 +200,7 @@ def restore(index: Any, bank: Bank) -> bool:
     try:
         with bulk():
             kind[1](index, found[1])
-    except (TypeError, ValueError):
+    except Exception:  # noqa: BLE001 - a state of the wrong shape is rebuilt, never an error
         index._reset()
         return False
     index.pending = set()
@@ -213,16 +214,44 @@ def load(bank: Bank) -> bool:
     path = cache_file(str(bank.root))
     if path is None:
         return False
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError:
+    data = _read_own(path)
+    if data is None:
         return False
     try:
         with bulk():
             return _seed(bank, data)
     except Exception:  # noqa: BLE001 - a corrupt or foreign cache is rebuilt, never an error
         return False
+
+
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+HEADER_SLACK = 1 << 16  # magic, length and header around a body of at most MAX_FILE_BYTES
+
+
+def _read_own(path: str) -> bytes | None:
+    """The bytes of the cache file at `path` when it is one this user wrote; None for anything else.
+
+    Never followed (a planted symlink), never waited on (a FIFO), never read past the bound (a sparse
+    1 GB file, /dev/zero), and only trusted when owned by this user and writable by no one else: the
+    file is turned back into documents with `marshal`, which is not safe against hostile bytes, and a
+    forged cache with matching stamps would otherwise answer with its own text.
+    """
+    try:
+        fd = os.open(path, _OPEN_FLAGS)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if (not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES + HEADER_SLACK
+                or info.st_mode & 0o022 or (hasattr(os, "geteuid") and info.st_uid != os.geteuid())):
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(MAX_FILE_BYTES + HEADER_SLACK + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return data if len(data) <= MAX_FILE_BYTES + HEADER_SLACK else None
 
 
 def _seed(bank: Bank, data: bytes) -> bool:

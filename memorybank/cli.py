@@ -128,14 +128,21 @@ def find_root(explicit: str | None) -> str:
 
 # -- values: the same conversion for both command-line forms ----------------------------------
 
-def _typed(value: str) -> Any:
-    """A `--set` value as YAML reads it (`5` → 5, `[a, b]` → a list); a value YAML cannot read stays text."""
+def _typed(key: str, value: str) -> Any:
+    """A `--set` value as the bank reads YAML (`5` → 5, `[a, b]` → a list, `yes` stays text); a value YAML
+    cannot read stays text, and one whose aliases expand without bound (a "billion laughs") is refused."""
     import yaml
 
+    from .parse import load_yaml
+
     try:
-        loaded = yaml.safe_load(value)
-    except yaml.YAMLError:
-        return value
+        loaded = load_yaml(value)
+    except yaml.YAMLError as exc:
+        try:
+            yaml.safe_load(value)
+        except yaml.YAMLError:
+            return value
+        raise Usage(f"--set {key}: {exc}; give a plain value") from None
     return value if loaded is None and value.strip() not in ("null", "~") else loaded
 
 
@@ -152,7 +159,7 @@ def _convert(param: Param, raw: Any) -> Any:
             if key.strip() == "applies_to" and "," in value and not value.lstrip().startswith("["):
                 out[key.strip()] = [item.strip() for item in value.split(",") if item.strip()]
             else:
-                out[key.strip()] = _typed(value)
+                out[key.strip()] = _typed(key.strip(), value)
         return out or None
     if param.type == "array":
         items = [raw] if isinstance(raw, str) else list(raw)
@@ -574,6 +581,21 @@ def main(argv: list[str] | None = None) -> None:
     _main(argv)
 
 
+def _help_or_values(cmd: click.Command, args: list[str]) -> list[str]:
+    """`args` as click should see them: help when `-h`/`--help` is anywhere before `--`, and refused when an
+    option's value is another of the command's options (`--route --json`, `--root --stats`), which click
+    would take as the value. `--kind=--json` and anything after `--` stay values."""
+    names = {n for p in cmd.params if isinstance(p, click.Option) for n in (*p.opts, *p.secondary_opts)}
+    takes = {n for p in cmd.params if isinstance(p, click.Option) and not p.is_flag for n in p.opts}
+    head = args[:args.index("--")] if "--" in args else args
+    if any(a in ("-h", "--help") for a in head):
+        return [args[0], "--help"] if cmd is not command else ["--help"]
+    for option, value in zip(head, head[1:]):
+        if option in takes and value in names:
+            raise Usage(f"{option} needs a value, not the option {value} (write {option}={value} for that text)")
+    return args
+
+
 def _main(argv: list[str] | None) -> None:
     args = list(sys.argv[1:] if argv is None else argv)
     sub = bool(args) and (args[0] in BY_COMMAND or args[0] in ("-h", "--help", "help"))
@@ -583,6 +605,10 @@ def _main(argv: list[str] | None) -> None:
         args = ["--help"]
     as_json = "--json" in args
     try:
+        if sub:
+            args = _help_or_values(commands.commands[args[0]], args) if args[0] in BY_COMMAND else args
+        else:
+            args = _help_or_values(command, args)
         if sub or "_MCP_MEMORYBANK_COMPLETE" in os.environ:
             commands.main(args=args, prog_name=PROG, standalone_mode=False)
         else:

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
+from .echo import echoes
 from .headings import scan_text
 from .limits import ALIAS_EXPANSION_LIMIT, BODY_INDEX_MAX, FRONTMATTER_MAX, LINKS_MAX
 from .paths import DEFAULT_LAYERS, layer_for, resolve_from
@@ -559,12 +560,13 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         notes.append(f"it has {len(links) + more_links:,} links; only the first {LINKS_MAX:,} are indexed")
     stem = path.rpartition("/")[2][:-3] if path.endswith(".md") else path.rpartition("/")[2]
     title = text_of(meta.get("title")) or _plain_title(h1) or stem
+    purpose = text_of(meta.get("purpose"))
     return Doc(
         path=path,
         title=title,
         doc_kind=text_of(meta.get("doc_kind")),
         doc_function=text_of(meta.get("doc_function")),
-        purpose=text_of(meta.get("purpose")),
+        purpose=purpose,
         status=text_of(meta.get("status")),
         delivery_status=text_of(meta.get("delivery_status")),
         decision_status=text_of(meta.get("decision_status")),
@@ -591,4 +593,5 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         metadata_only=metadata_only,
         limit_note="; ".join(notes) if notes else None,
         version=version,
+        purpose_echo=not metadata_only and echoes(purpose, text[body_offset:]),
     )

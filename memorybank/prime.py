@@ -33,12 +33,14 @@ from collections import Counter
 from .bank import Bank
 from .errors import BankError
 from .evidence import Evidence, named
-from .lang import SearchConcept
+from .lang import SearchConcept, estimate_tokens
 from .lang.tokens import has_cjk
+from .plain import plain
 from .query import MAX_QUESTION
 from .search import SearchIndex
 
 MAX_DOCUMENTS = 3
+TOKENS_MAX = 200  # of the whole injection: fewer documents rather than a longer text
 MIN_COVERAGE = 1 / 3
 KNOWN_SHARE = 3  # at least one in three of the prompt's topical words must occur somewhere in the bank
 IN_THE_RUNNING = 0.5  # of the best fused score
@@ -148,12 +150,15 @@ def prime(bank: Bank, prompt: str) -> dict:
         if result["score"] < best * IN_THE_RUNNING:
             break
         sid = index.ids.get(result["path"])
-        if sid is None:
-            continue
+        if sid is None or plain(result["path"]) != result["path"]:
+            continue  # a file name holding a newline or ESC would break the injection's lines: not pointed at
         if not held(evidence, index, sid)[0]:
             continue
-        documents.append({"path": result["path"], "title": result["title"], "section": result.get("section"),
-                          "why": _short(result["why"])})
+        item = {"path": result["path"], "title": result["title"], "section": result.get("section"),
+                "why": _short(result["why"])}
+        if estimate_tokens(injection([*documents, item])) > TOKENS_MAX:
+            continue  # a very deep path: fewer pointers, the budget holds
+        documents.append(item)
         if len(documents) == MAX_DOCUMENTS:
             break
     if not documents:

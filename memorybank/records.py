@@ -84,6 +84,7 @@ class Doc:
     error_line: int | None = None  # 1-based file line a YAML error points at
     metadata_only: bool = False  # over the body limit: frontmatter indexed, body not scanned nor searched
     limit_note: str | None = None  # what a limit left out of the index (body, links), for validate
+    purpose_echo: bool = False  # the purpose only repeats the body's prose (`echo.py`): routed as body
 
     def line_of(self, key: str) -> int | None:
         """The file line of a top-level frontmatter key, if present."""

@@ -47,6 +47,7 @@ from .bank import Bank
 from .derived import DerivedIndex
 from .evidence import Evidence, best_line, body_evidence
 from .lang import Concept, Lexicon, about_bank, why_intent
+from .plain import shown
 from .query import check_filters, check_query, empty_hint
 from .records import Doc
 from .search import SearchIndex
@@ -57,8 +58,10 @@ EXACT, PREFIX, TRANSLATION = 1.0, 0.6, 0.9
 MIN_PREFIX_QUERY, MIN_PREFIX_TERM = 4, 4
 WEIGHT_CANONICAL, WEIGHT_PURPOSE, WEIGHT_TITLE, WEIGHT_SECTION = 5.0, 3.0, 2.0, 1.0
 WEIGHT_BODY = 5.0  # prose saying the whole question, saturated, weighs what owning a canonical key does
-TITLE_MAX = 40
-WHY_WORDS = 3  # matched words named per field in `why`  # characters of a title in a result
+TITLE_MAX = 40  # characters of a title in a result
+SECTION_MAX = 40  # characters of a `section`: a clipped heading still opens it (bank_read matches a part of one)
+WHY_MAX = 160  # characters of a `why` line
+WHY_WORDS = 3  # matched words named per field in `why`
 INDEX_BODY = 0.5  # an index's prose mostly describes the documents it links to
 STATUS_FACTOR = {"active": 1.0, "draft": 0.7, "archived": 0.2}
 OTHER_STATUS_FACTOR = 0.9
@@ -68,6 +71,7 @@ WHY_FACTOR = {"decision": 4 / 3, "knowledge": 0.8}
 # dna/ holds rules about the bank itself (frontmatter, layers, lifecycle): on a question about the
 # project its documents only answer when nothing else does (issue 18: adopt added them to plain banks)
 SELF_LAYER, SELF_FACTOR = "dna", 0.25
+INDEX_FUNCTION = "index"
 HINT = "No document's title, purpose, canonical_for or headings match; search bodies for a literal."
 
 # A key or heading is addressed by a slot: document id << 12 | its number (the first 4,096 count).
@@ -103,7 +107,7 @@ def route_fields(lexicon: Lexicon, doc: Doc) -> RouteFields:
             keys.append((key, terms))
     return RouteFields(
         keys=tuple(keys)[:SLOT_LIMIT],
-        purpose=_terms(lexicon, doc.purpose),
+        purpose=() if doc.purpose_echo else _terms(lexicon, doc.purpose),  # an echo is body (echo.py)
         title=_terms(lexicon, doc.title),
         sections=tuple((s.title, _terms(lexicon, s.title)) for s in doc.sections)[:SLOT_LIMIT],
     )
@@ -399,7 +403,12 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
         """The document's multiplier; the dna/ damping spares the owner of a key the question says whole."""
         return undamped[ident] if ident in owners else factors[ident]
 
-    top: list[tuple[float, str]] = []  # (-score, path), sorted, at most `limit`
+    def later(ident: int, path: str) -> bool:
+        """A damped dna/ document or a declared index: ranked after every other document with a score
+        (issue 18: adopt adds both to plain banks; an index lists the documents that answer)."""
+        return factor(ident) < undamped[ident] or docs[path].doc_function == INDEX_FUNCTION
+
+    top: list[tuple[bool, float, str]] = []  # (later, -score, path), sorted, at most `limit`
 
     def consider(ident: int) -> None:
         path = paths[ident]
@@ -411,11 +420,12 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
         raw = exact(ident)
         score = round(raw * factor(ident), 4)
         if score > 0:
-            bisect.insort(top, (-score, path))
+            bisect.insort(top, (later(ident, path), -score, path))
             del top[limit:]
 
     def beaten(bound: float) -> bool:
-        return len(top) >= limit and bound + 1e-4 < -top[-1][0]  # scores are rounded to 4 places
+        # scores are rounded to 4 places; while a later document holds a place, any other may still take it
+        return len(top) >= limit and not top[-1][0] and bound + 1e-4 < -top[-1][1]
 
     # Each candidate's bound is its exact score without headings (purpose and title with their rarity,
     # the best key's coverage²) plus the best heading score any of its headings could reach (Σ over
@@ -453,7 +463,7 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     body_index = SearchIndex.of(bank)
     assert body_index.lexicon is not None
     evidence = body_evidence(body_index, body_index.lexicon.search_concepts(question))
-    meta = {path: -neg for neg, path in top}
+    meta = {path: -neg for _, neg, path in top}
     rows = dict(meta)  # path -> metadata score
     body_ids = body_index.ids
     strongest = heapq.nlargest(3 * limit, evidence.raw, key=evidence.raw.__getitem__)
@@ -475,15 +485,16 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
         strength = evidence.beyond(body_index, sid, docs[path]) if sid is not None else 0.0
         if docs[path].is_index:
             strength *= INDEX_BODY
-        body = WEIGHT_BODY * strength * factor(index.ids[path])
+        ident = index.ids[path]
+        body = WEIGHT_BODY * strength * factor(ident)
         total = round(value + body, 4)
         if total > 0:
-            fused.append((-total, path, value, body))
+            fused.append((later(ident, path), -total, path, value, body))
     fused.sort()
     if not fused:
         return {"results": [], **empty_hint(HINT, "search", doc_kind, layer, status)}, None, None
     results = []
-    for neg, path, value, body in fused[:limit]:
+    for _, neg, path, value, body in fused[:limit]:
         doc = docs[path]
         line = None
         if body > 0 and (body >= value or value == 0 or not _has_section(fields[index.ids[path]], matched_per_concept)):
@@ -554,12 +565,12 @@ def _result(doc: Doc, fields: RouteFields, score: float, per_concept: list[dict[
             section = line[2]
     # Compact by design (issue 14: five results in ≤ 300 tokens): the purpose, kind and layer are one
     # bank_read away; a status is shown only when it is not `active`, because it changes how to read.
-    title = _clip(_unprefixed(doc.title, doc.path), TITLE_MAX)
-    out: dict = {"path": doc.path, "title": title, "score": round(score, 3), "why": "; ".join(why)}
+    title = shown(_unprefixed(doc.title, doc.path), TITLE_MAX)
+    out: dict = {"path": doc.path, "title": title, "score": round(score, 3), "why": shown("; ".join(why), WHY_MAX)}
     if doc.status not in (None, "active"):
         out["status"] = doc.status
     if section is not None:
-        out["section"] = section
+        out["section"] = shown(section, SECTION_MAX)
     return out
 
 

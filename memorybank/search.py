@@ -43,6 +43,8 @@ from .lang.chinese import STOPWORDS as ZH_STOPWORDS
 from .lang.chinese import segment
 from .lang.lexicon import STOPWORDS
 from .lang.tokens import WORD, normalize, split_scripts
+from .limits import TITLE_MAX
+from .plain import plain, shown
 from .query import check_filters, check_query, empty_hint
 from .records import Doc
 
@@ -107,7 +109,7 @@ class SearchIndex(DerivedIndex):
         self.keys.append(frozenset(self.lexicon.search_terms(" ".join(doc.canonical_for))) if doc.canonical_for
                          else frozenset())
         self.meta.append((frozenset(self.lexicon.search_terms(doc.title)),
-                          frozenset(self.lexicon.search_terms(doc.purpose or ""))))
+                          frozenset(self.lexicon.search_terms("" if doc.purpose_echo else doc.purpose or ""))))
         self.lengths.append(length)
         self.unique.append(len(counts))
         headings = HEADING_LINES.findall(body)
@@ -385,8 +387,9 @@ def search(bank: Bank, query: str, limit: int = DEFAULT_LIMIT, doc_kind: str | N
     for _, score, path, doc in ranked[:limit]:
         body = bodies[path] if path in bodies else _Body(index.body(path, doc) or "")
         line, excerpt = _best_line(needles, weights, body, doc.body_line, content, lexicon)
-        results.append({"path": path, "title": doc.title, "doc_kind": doc.doc_kind, "layer": doc.layer,
-                        "status": doc.status, "score": round(score, 3), "line": line, "excerpt": excerpt})
+        results.append({"path": path, "title": shown(doc.title, TITLE_MAX), "doc_kind": doc.doc_kind,
+                        "layer": doc.layer, "status": doc.status, "score": round(score, 3), "line": line,
+                        "excerpt": excerpt})
     return {"results": results}
 
 
@@ -480,7 +483,7 @@ def _best_line(needles: list[list[Needle]], weights: list[float], body: _Body, f
 
 def _excerpt(line: str, content: list[SearchConcept]) -> str:
     """The line, trimmed; a long line is cut to ≤ 240 characters around the first concept it contains."""
-    text = line.strip()
+    text = plain(line).strip()
     if len(text) <= EXCERPT_MAX:
         return text
     low = text.lower()

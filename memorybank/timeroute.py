@@ -125,7 +125,8 @@ def _time_only(bank: Bank, topic: str) -> bool:
 def _listed(bank: Bank, window: Window, topic: str, limit: int, doc_kind: str | None, layer: str | None,
             status: str | None) -> dict:
     """A time-only question's answer: what changed in the window (decisions by their own time when asked)."""
-    from .route import TITLE_MAX, _clip, _unprefixed
+    from .plain import shown
+    from .route import TITLE_MAX, _unprefixed
 
     def wanted(doc) -> bool:
         return (doc is not None and doc.is_knowledge and (doc_kind is None or doc.doc_kind == doc_kind)
@@ -142,7 +143,7 @@ def _listed(bank: Bank, window: Window, topic: str, limit: int, doc_kind: str | 
     rows = []
     for path, kind, day in entries[:limit]:
         doc = bank.docs[path]
-        rows.append({"path": path, "title": _clip(_unprefixed(doc.title, path), TITLE_MAX), "score": 1.0,
+        rows.append({"path": path, "title": shown(_unprefixed(doc.title, path), TITLE_MAX), "score": 1.0,
                      "why": f'{kind} {day}, in "{window.words}"'})
     if not rows:
         return {"results": [], "hint": f"Nothing in the bank changed in {window.words!r}; widen the window "

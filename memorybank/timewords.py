@@ -32,6 +32,7 @@ from .errors import BankError
 
 RECENT_DAYS = 30
 MAX_EXPRESSION = 200
+MAX_FOUND = 4  # time expressions read from one question: the window's words stay short, the search linear
 MAX_UNITS = {"day": 3660, "week": 520, "month": 120, "year": 100}
 LAST_RELEASE = "last release"  # Window.tag value meaning "the newest tag reachable from HEAD"
 TODAY_VARIABLE = "MEMORYBANK_TODAY"
@@ -338,6 +339,14 @@ def _intersect(windows: list[Window]) -> Window:
     return Window(start, end, " ".join(w.words for w in windows), tag)
 
 
+def _hull(windows: list[Window]) -> Window:
+    """The days from the earliest start to the latest end (a side open in any window stays open)."""
+    start = None if any(w.start is None for w in windows) else min(w.start for w in windows)
+    end = None if any(w.end is None for w in windows) else max(w.end for w in windows)
+    tag = next((w.tag for w in windows if w.tag is not None), None)
+    return Window(start, end, " ".join(w.words for w in windows), tag)
+
+
 # -- entry points -------------------------------------------------------------------------------
 
 def find(question: str, now: _dt.date | None = None) -> tuple[Window | None, str]:
@@ -352,7 +361,11 @@ def find(question: str, now: _dt.date | None = None) -> tuple[Window | None, str
     taken: list[tuple[int, int]] = []
     day = None
     for pattern, kind in _COMPILED:
+        if len(found) >= MAX_FOUND:
+            break
         for match in pattern.finditer(question):
+            if len(found) >= MAX_FOUND:
+                break
             start, end = match.span()
             if start == end or any(start < b and a < end for a, b in taken):
                 continue
@@ -372,7 +385,11 @@ def find(question: str, now: _dt.date | None = None) -> tuple[Window | None, str
         topic.append(question[at:start])
         at = end
     topic.append(question[at:])
-    return _intersect([w for _, _, w in found]), " ".join("".join(topic).split())
+    windows = [w for _, _, w in found]
+    window = _intersect(windows)
+    if window.start is not None and window.end is not None and window.start >= window.end:
+        window = _hull(windows)  # "yesterday and today": both days, not an empty window
+    return window, " ".join("".join(topic).split())
 
 
 HOW = ('Give an ISO date (2026-03-01), a month (2026-03, "March 2026"), a tag (v1.2.0), or words such as '
@@ -385,8 +402,11 @@ def expression(value: str, now: _dt.date | None = None) -> Window | None:
     text = " ".join(value.split()) if isinstance(value, str) else ""
     if not text or len(text) > MAX_EXPRESSION:
         return None
-    for candidate in (text, f"in {text}"):  # a bare point (`2026-03`, `March 2026`) means that period
+    starts = (f"since {text}", f"с {text}", f"自{text}")  # "the last release", "последнего релиза", "上次发布"
+    for candidate in (text, f"in {text}", *starts):  # a bare point (`2026-03`, `March 2026`) means that period
         window, rest = find(candidate, now)
+        if candidate in starts and (window is None or window.tag is None):
+            continue  # only a release or a tag is read as its own start
         if window is not None and not rest.strip(" ,.;:!?？。，"):
             return replace(window, words=text)
     if re.fullmatch(r"v\d+(?:\.\d+)*(?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?", text):

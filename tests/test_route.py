@@ -421,9 +421,10 @@ def test_fast_ranking_equals_scoring_every_document(tmp_path):
             # dna/ is damped unless the question is about the bank or the document owns a key it says whole
             spared = about_bank(question) or key >= 1.0
             score = round(raw * route_module._multiplier(bank.layer_weights, docu, why_intent(question), spared), 4)
-            if score > 0:
-                rows.append((-score, docu.path))
-        return [(path, round(-neg, 3)) for neg, path in sorted(rows)[:limit]]
+            if score > 0:  # a damped dna/ document or an index ranks after every other one (issue 18)
+                later = (docu.layer == "dna" and not spared) or docu.doc_function == "index"
+                rows.append((later, -score, docu.path))
+        return [(path, round(-neg, 3)) for _, neg, path in sorted(rows)[:limit]]
 
     for _ in range(60):
         question = " ".join(rng.sample(words + ["why", "порог", "缓存", "thresholds", "sessions"], rng.randint(1, 4)))

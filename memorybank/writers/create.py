@@ -68,8 +68,8 @@ def check_extra(extra: dict[str, Any] | None) -> dict[str, Any]:
     for key in extra:
         frontmatter_key("extra", key)
         if key in GOVERNED:
-            raise refuse("extra", f"`{key}` is a governed key and cannot be set through extra.",
-                         f"Pass it as its own parameter ({key}).")
+            raise refuse("extra", f"`{key}` is a governed key and cannot be set through {{extra}}.",
+                         f"Pass it as its own parameter ({{{key}}}).", names=("extra", key))
     return dict(extra)
 
 

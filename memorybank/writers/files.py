@@ -733,13 +733,13 @@ def _within_project(root: Path, raw: str, what: str) -> tuple[Path, str]:
             rel = os.path.relpath(absolute, base).replace(os.sep, "/")
             parts = rel.split("/")
             if any(part.casefold() == ".git" for part in parts):
-                raise BankError(f"Refused ({what}): {raw} is under .git/, which is never read over MCP. "
+                raise _input_refusal(what, f"{raw} is under .git/, which is never read over MCP. "
                                 "Give a file of the project itself.")
             if any(part.startswith(".") for part in parts):  # .ssh/, .aws/, .env: a bank kept in a home folder
-                raise BankError(f"Refused ({what}): {raw} is a hidden file or under a hidden folder, which is never "
+                raise _input_refusal(what, f"{raw} is a hidden file or under a hidden folder, which is never "
                                 "read over MCP (keys and tokens live there). Give a file of the project itself.")
             return Path(base), rel
-    raise BankError(f"Refused ({what}): {raw} is outside the project folder {project}; over MCP only files "
+    raise _input_refusal(what, f"{raw} is outside the project folder {project}; over MCP only files "
                     "inside it are read. Put the file in the project, or pass the text itself.")
 
 
@@ -751,7 +751,7 @@ def _open_input(raw: str, what: str) -> int:
         try:
             return os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | CLOEXEC)
         except OSError as exc:
-            raise BankError(f"Refused ({what}): cannot read {raw}: {exc.strerror}. Give the path of an existing "
+            raise _input_refusal(what, f"cannot read {raw}: {exc.strerror}. Give the path of an existing "
                             "file.") from None
     project, rel = _within_project(root, raw, what)
     parts, name = split(rel)
@@ -762,15 +762,20 @@ def _open_input(raw: str, what: str) -> int:
         finally:
             os.close(folder)
     except BankError as exc:
-        raise BankError(f"Refused ({what}): {raw}: {exc.message.removeprefix('Refused (path): ')} Over MCP a "
+        raise _input_refusal(what, f"{raw}: {exc.message.removeprefix('Refused (path): ')} Over MCP a "
                         "file is read only inside the project, never through a symlink.", see=exc.see,
                         names=exc.names) from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise BankError(f"Refused ({what}): {raw} is a symlink; over MCP a file is read only inside the "
+            raise _input_refusal(what, f"{raw} is a symlink; over MCP a file is read only inside the "
                             "project, never through a symlink.") from None
-        raise BankError(f"Refused ({what}): cannot read {raw}: {exc.strerror}. Give the path of an existing "
+        raise _input_refusal(what, f"cannot read {raw}: {exc.strerror}. Give the path of an existing "
                         "file.") from None
+
+
+def _input_refusal(what: str, text: str) -> BankError:
+    """A refusal of an input file, naming its parameter as each face spells it (`--body-file`, `body_file`)."""
+    return BankError(f"Refused ({{{what}}}): {text}", names=(what,))
 
 
 def read_input_file(raw: str, what: str) -> str:
@@ -779,15 +784,15 @@ def read_input_file(raw: str, what: str) -> str:
     For a remote caller (`remote_caller`) the file must lie inside the project folder.
     """
     if "\x00" in str(raw):
-        raise BankError(f"Refused ({what}): the file path holds a NUL character. Give a plain file path.")
+        raise _input_refusal(what, "the file path holds a NUL character. Give a plain file path.")
     raw = str(raw).strip()
     fd = _open_input(raw, what)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise BankError(f"Refused ({what}): {raw} is not a regular file. Give the path of a plain text file.")
+            raise _input_refusal(what, f"{raw} is not a regular file. Give the path of a plain text file.")
         if info.st_size > INPUT_LIMIT:
-            raise BankError(f"Refused ({what}): {raw} is {info.st_size} bytes, over the 1 MB limit. "
+            raise _input_refusal(what, f"{raw} is {info.st_size} bytes, over the 1 MB limit. "
                             f"Split the content or pass a smaller file.")
         data = b""
         while len(data) <= INPUT_LIMIT and (chunk := os.read(fd, INPUT_LIMIT + 1 - len(data))):
@@ -795,10 +800,10 @@ def read_input_file(raw: str, what: str) -> str:
     finally:
         os.close(fd)
     if len(data) > INPUT_LIMIT:
-        raise BankError(f"Refused ({what}): {raw} is over the 1 MB limit. Split the content or pass a smaller file.")
+        raise _input_refusal(what, f"{raw} is over the 1 MB limit. Split the content or pass a smaller file.")
     if data.startswith(_BOM):
         data = data[len(_BOM):]
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise BankError(f"Refused ({what}): {raw} is not UTF-8 text. Re-save it as UTF-8.") from None
+        raise _input_refusal(what, f"{raw} is not UTF-8 text. Re-save it as UTF-8.") from None

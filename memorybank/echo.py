@@ -1,0 +1,30 @@
+"""Metadata that only repeats the body (issue 18): a `purpose` copied from the document's own prose.
+
+`adopt` writes a plain document's `purpose` as the first sentence of its first paragraph. That text
+is already body evidence; scored again as hand-written purpose (× 3, and hiding those words from the
+body evidence) it lets one opening sentence outrank the document that answers. A purpose is an echo
+when, flattened (links to their text, emphasis and code marks dropped, whitespace collapsed,
+case folded, a cap's trailing `…` removed), it occurs in the flattened opening of the body
+(`ECHO_SCAN` characters). Routing and search then read it as the prose it is.
+"""
+
+from __future__ import annotations
+
+import re
+
+ECHO_SCAN = 16_000  # characters of body searched: adopt takes the first paragraph, near the top
+LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+EMPHASIS = re.compile(r"(\*\*|__|\*|`)")
+
+
+def flatten(text: str) -> str:
+    """Markdown links to their text, emphasis and code marks dropped, whitespace collapsed."""
+    return " ".join(EMPHASIS.sub("", LINK.sub(r"\1", text)).split())
+
+
+def echoes(purpose: str | None, body: str) -> bool:
+    """True when the purpose is a passage of the body's opening (see the module doc)."""
+    if not purpose:
+        return False
+    wanted = flatten(purpose).removesuffix("…").rstrip().casefold()
+    return len(wanted) >= 3 and wanted in flatten(body[:ECHO_SCAN]).casefold()
