@@ -589,7 +589,7 @@ def _help_or_values(cmd: click.Command, args: list[str]) -> list[str]:
     takes = {n for p in cmd.params if isinstance(p, click.Option) and not p.is_flag for n in p.opts}
     head = args[:args.index("--")] if "--" in args else args
     if any(a in ("-h", "--help") for a in head):
-        return [args[0], "--help"] if cmd is not command else ["--help"]
+        return [args[0], "--help"] if cmd is not _flag_command() else ["--help"]
     for option, value in zip(head, head[1:]):
         if option in takes and value in names:
             raise Usage(f"{option} needs a value, not the option {value} (write {option}={value} for that text)")
@@ -606,9 +606,9 @@ def _main(argv: list[str] | None) -> None:
     as_json = "--json" in args
     try:
         if sub:
-            args = _help_or_values(commands.commands[args[0]], args) if args[0] in BY_COMMAND else args
+            args = _help_or_values(commands.get_command(None, args[0]), args) if args[0] in BY_COMMAND else args
         else:
-            args = _help_or_values(command, args)
+            args = _help_or_values(_flag_command(), args)
         if sub or "_MCP_MEMORYBANK_COMPLETE" in os.environ:
             commands.main(args=args, prog_name=PROG, standalone_mode=False)
         else:
