@@ -11,6 +11,7 @@ only when serving, because importing it costs ~0.4 s of cold start.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import sys
@@ -56,7 +57,18 @@ def _option_actions() -> dict[str, tuple[str, ...]]:
     return {k: tuple(v) for k, v in out.items()}
 
 
-OPTION_ACTIONS = _option_actions()
+def __getattr__(name: str) -> Any:
+    """`OPTION_ACTIONS` and the flag form's `command`, built on first use (a subcommand never needs them)."""
+    if name == "OPTION_ACTIONS":
+        return _option_map()
+    if name == "command":
+        return _flag_command()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@functools.cache
+def _option_map() -> dict[str, tuple[str, ...]]:
+    return _option_actions()
 
 
 def _misplaced_options(action: str) -> None:
@@ -65,6 +77,7 @@ def _misplaced_options(action: str) -> None:
     A forgotten action flag (`--section X` without `--read`) must never silently start the MCP server.
     """
     ctx = click.get_current_context()
+    OPTION_ACTIONS = _option_map()
     every = OPTION_ACTIONS["as_json"]
     for param in ctx.command.params:
         allowed = OPTION_ACTIONS.get(param.name or "")
@@ -411,9 +424,7 @@ def _flag_form_params() -> list[click.Parameter]:
     return out
 
 
-@click.command(context_settings=_CONTEXT)
-@click.version_option(__version__, prog_name=PROG)
-def command(root: str | None, as_json: bool, **opts: Any) -> None:
+def _flag_run(root: str | None, as_json: bool, **opts: Any) -> None:
     """Serve a memory bank over MCP (no action flag), or run one action on it (the flag form).
 
     Prefer the subcommands: `mcp-memorybank COMMAND --help` (commands: see `mcp-memorybank help`).
@@ -442,7 +453,13 @@ def command(root: str | None, as_json: bool, **opts: Any) -> None:
     sys.exit(_call(action, bank_root, values, as_json))
 
 
-command.params[:0] = _flag_form_params()
+@functools.cache
+def _flag_command() -> click.Command:
+    """The flag form's command, built only when the flag form is used (its ~100 options cost a cold start)."""
+    built = click.command("command", context_settings=_CONTEXT)(
+        click.version_option(__version__, prog_name=PROG)(_flag_run))
+    built.params[:0] = _flag_form_params()
+    return built
 
 
 # -- subcommands, generated from the catalog ---------------------------------------------------
@@ -495,6 +512,16 @@ def _subcommand(action: Action) -> click.Command:
 
 
 class _Commands(click.Group):
+    """The subcommands, one per catalog action, each built only when asked for (help and completion ask for all)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(BY_COMMAND)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in BY_COMMAND:
+            self.add_command(_subcommand(BY_COMMAND[cmd_name]))
+        return self.commands.get(cmd_name)
+
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         formatter.write_paragraph()
         formatter.write_text(
@@ -507,10 +534,6 @@ class _Commands(click.Group):
 @click.version_option(__version__, prog_name=PROG)
 def commands() -> None:
     """A memory bank for a project: route, read, check and change it; serve it over MCP."""
-
-
-for _action in ACTIONS:
-    commands.add_command(_subcommand(_action))
 
 
 # -- entry point ------------------------------------------------------------------------------
@@ -566,7 +589,7 @@ def _help_or_values(cmd: click.Command, args: list[str]) -> list[str]:
     takes = {n for p in cmd.params if isinstance(p, click.Option) and not p.is_flag for n in p.opts}
     head = args[:args.index("--")] if "--" in args else args
     if any(a in ("-h", "--help") for a in head):
-        return [args[0], "--help"] if cmd is not command else ["--help"]
+        return [args[0], "--help"] if cmd is not _flag_command() else ["--help"]
     for option, value in zip(head, head[1:]):
         if option in takes and value in names:
             raise Usage(f"{option} needs a value, not the option {value} (write {option}={value} for that text)")
@@ -583,13 +606,13 @@ def _main(argv: list[str] | None) -> None:
     as_json = "--json" in args
     try:
         if sub:
-            args = _help_or_values(commands.commands[args[0]], args) if args[0] in BY_COMMAND else args
+            args = _help_or_values(commands.get_command(None, args[0]), args) if args[0] in BY_COMMAND else args
         else:
-            args = _help_or_values(command, args)
+            args = _help_or_values(_flag_command(), args)
         if sub or "_MCP_MEMORYBANK_COMPLETE" in os.environ:
             commands.main(args=args, prog_name=PROG, standalone_mode=False)
         else:
-            command.main(args=args, prog_name=PROG, standalone_mode=False)
+            _flag_command().main(args=args, prog_name=PROG, standalone_mode=False)
     except Usage as exc:
         _usage(str(exc), as_json)
     except click.UsageError as exc:

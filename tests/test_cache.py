@@ -52,6 +52,29 @@ def _outputs(root: Path, args_list, env: dict[str, str]) -> list[tuple[int, str]
     return found
 
 
+def _outputs_in_process(root: Path, args_list, env: dict[str, str], capsys, monkeypatch) -> list[tuple[int, str]]:
+    """The same commands through `cli.main` in this process, each on a fresh `Bank` loaded from the cache
+    file exactly as a new process loads it (the per-process bank table is emptied before each)."""
+    from memorybank import bank as bank_module
+    from memorybank import cli
+
+    with monkeypatch.context() as patch:
+        for key, value in {"NO_COLOR": "1", **env}.items():
+            patch.setenv(key, value)
+        found = []
+        for args in args_list:
+            bank_module._BANKS.clear()
+            capsys.readouterr()
+            try:
+                cli.main(["--root", str(root), *args])
+                code = 0
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+            found.append((code, TIMING.sub("<ms>", capsys.readouterr().out)))
+        bank_module._BANKS.clear()
+    return found
+
+
 def _cache_files(folder: Path) -> list[Path]:
     return sorted(folder.glob("*" + cache.SUFFIX))
 
@@ -63,7 +86,8 @@ def _fixture_copy(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("source", ["fixture", "corpus"])
-def test_every_read_only_action_answers_the_same_cold_warm_and_off(tmp_path, _private_cache_dir, source):
+def test_every_read_only_action_answers_the_same_cold_warm_and_off(tmp_path, _private_cache_dir, source, capsys,
+                                                                   monkeypatch):
     if source == "fixture":
         root = _fixture_copy(tmp_path)
         actions = READ_ONLY
@@ -76,11 +100,23 @@ def test_every_read_only_action_answers_the_same_cold_warm_and_off(tmp_path, _pr
         actions = (("--stats", "--json"), ("--route", "parse the table of contents", "--json"),
                    ("--search", "chapter", "--json"), ("--validate", "--json"), ("--prime", "how are chapters split?"))
     before = _snapshot(root)
-    cold = _outputs(root, actions, {})
+    # Every action in this process (fresh banks, the cache read back from its file); the main ones
+    # again through real processes, the face users run.
+    cold = _outputs_in_process(root, actions, {}, capsys, monkeypatch)
     assert _cache_files(_private_cache_dir), "the first call wrote a cache file"
-    warm = _outputs(root, actions, {})
-    off = _outputs(root, actions, {"MEMORYBANK_CACHE": "off"})
+    warm = _outputs_in_process(root, actions, {}, capsys, monkeypatch)
+    off = _outputs_in_process(root, actions, {"MEMORYBANK_CACHE": "off"}, capsys, monkeypatch)
     assert cold == warm == off
+    in_process = cold
+    for folder in _cache_files(_private_cache_dir):
+        folder.unlink()
+    spawned = [a for a in actions if a[0] in ("--stats", "--read", "--validate")
+               or a[0] in ("--route", "--search") and "--json" in a]
+    cold = _outputs(root, spawned, {})
+    assert _cache_files(_private_cache_dir), "the first process wrote a cache file"
+    warm = _outputs(root, spawned, {})
+    off = _outputs(root, spawned, {"MEMORYBANK_CACHE": "off"})
+    assert cold == warm == off == [found for args, found in zip(actions, in_process) if args in spawned]
     assert _snapshot(root) == before  # nothing written inside the bank, not even a folder
 
 
