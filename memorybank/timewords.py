@@ -24,6 +24,7 @@ explicit value at `MAX_EXPRESSION` characters, N at `MAX_UNITS` of its unit; yea
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import os
 import re
 from dataclasses import dataclass, replace
@@ -159,7 +160,26 @@ _SPECS: list[tuple[str, str]] = [
     (rf"{_B}(?:recently|lately|of\s+late){_E}|{_B}(?:недавно|недавние|недавних|недавнее|в\s+последнее\s+время){_E}"
      r"|最近(?!邻)|近期|近来", "recent"),
 ]
-_COMPILED = [(re.compile(pattern, re.IGNORECASE), kind) for pattern, kind in _SPECS]
+# Compiling the patterns costs ~40 ms, paid by every cold route and prime process: they are compiled on
+# first need, and a question holds a time expression only if it holds one of these (or a digit) — every
+# pattern above needs a digit or one of these words, case-folded as IGNORECASE folds (`ſ` → `s`).
+_TRIGGERS = ("since", "after", "before", "prior", "until", "till", "through", "last", "latest", "previous",
+             "past", "ago", "today", "yesterday", "this", "recent", "late",
+             "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+             *_RU_STEMS, "последн", "прошл", "предыдущ", "назад", "сегодня", "вчера", "позавчера", "эт",
+             "недавн", "год", "недел", "месяц",
+             "月", "年", "天", "日", "周", "星期", "礼拜", "季度", "前", "以来", "近", "过去", "上", "去", "今", "昨",
+             "本", "这", "自", "从")
+
+
+def _may_hold_time(question: str) -> bool:
+    folded = question.casefold()
+    return any(ch.isdigit() for ch in folded) or any(word in folded for word in _TRIGGERS)
+
+
+@functools.cache
+def _compiled() -> list[tuple[re.Pattern, str]]:
+    return [(re.compile(pattern, re.IGNORECASE), kind) for pattern, kind in _SPECS]
 _UNIT_OF = {"day": "day", "days": "day", "week": "week", "weeks": "week", "month": "month", "months": "month",
             "year": "year", "years": "year", "quarter": "quarter",
             "天": "day", "日": "day", "周": "week", "个星期": "week", "星期": "week", "个礼拜": "week",
@@ -355,12 +375,12 @@ def find(question: str, now: _dt.date | None = None) -> tuple[Window | None, str
     Several expressions narrow each other ("since March 2026 before 2026-06"). An expression that
     names nothing real (`31 February`, `5000 days ago`) is left in the topic as words.
     """
-    if not isinstance(question, str) or not question:
+    if not isinstance(question, str) or not question or not _may_hold_time(question):
         return None, question
     found: list[tuple[int, int, Window]] = []
     taken: list[tuple[int, int]] = []
     day = None
-    for pattern, kind in _COMPILED:
+    for pattern, kind in _compiled():
         if len(found) >= MAX_FOUND:
             break
         for match in pattern.finditer(question):
