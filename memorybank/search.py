@@ -3,7 +3,8 @@
 The index is an in-memory inverted index over bodies (frontmatter excluded; templates and
 `_inbox/` never indexed), built on first use and then updated from refreshes: only documents a
 refresh reported are re-read and re-indexed (`SearchIndex.derived` counts them). Postings are two
-parallel `array('i')` per term (document ids, term frequencies); a changed document gets a new id
+parallel arrays per term (document ids as `'i'`, term frequencies as `'H'`, widened to `'i'` for a
+term over 65,535 times in one body); a changed document gets a new id
 and its old postings are skipped until a compaction drops them.
 
 Terms (`Lexicon.search_counts`): lowercase words (English stemmed, Russian stemmed by the
@@ -58,6 +59,26 @@ HEADING_LINES = re.compile(r"^#{1,6}[ \t].*$", re.MULTILINE)
 HINT = "No document body contains these words; rank documents by topic instead."
 
 
+class TermSet(tuple):
+    """A document's few title, purpose or key terms: a tuple (64 bytes for three) where a frozenset
+    costs 216 or more, with the `in` and `|` that the bonuses and the evidence use (issue 15: memory)."""
+
+    __slots__ = ()
+
+    def __or__(self, other: Iterable[str]) -> set[str]:  # type: ignore[override]
+        return set(self).union(other)
+
+    __ror__ = __or__
+
+
+NO_TERMS = TermSet()
+
+
+def term_set(terms: Iterable[str]) -> TermSet:
+    found = sorted(set(terms))
+    return TermSet(found) if found else NO_TERMS
+
+
 class SearchIndex(DerivedIndex):
     """Per-bank body index: ids, lengths and `term → (ids, tfs)` postings."""
 
@@ -71,8 +92,8 @@ class SearchIndex(DerivedIndex):
         self.unique: list[int] = []
         self.saturated: dict[str, tuple[tuple, dict[int, float], int]] = {}  # routing's per-term memo (evidence.py)
         self.headings: dict[str, dict[int, int]] = {}  # term -> id -> count in heading lines (routing evidence)
-        self.meta: list[tuple[frozenset[str], frozenset[str]]] = []  # title and purpose terms
-        self.keys: list[frozenset[str]] = []  # canonical_for terms (routing's body evidence skips them)
+        self.meta: list[tuple[TermSet, TermSet]] = []  # title and purpose terms
+        self.keys: list[TermSet] = []  # canonical_for terms (routing's body evidence skips them)
         self._per_doc: dict[str, tuple[tuple, list[float]]] = {}
         self.postings: dict[str, tuple[array, array]] = {}
         self.live = 0
@@ -106,10 +127,10 @@ class SearchIndex(DerivedIndex):
         ident = len(self.paths)
         self.ids[path] = ident
         self.paths.append(path)
-        self.keys.append(frozenset(self.lexicon.search_terms(" ".join(doc.canonical_for))) if doc.canonical_for
-                         else frozenset())
-        self.meta.append((frozenset(self.lexicon.search_terms(doc.title)),
-                          frozenset(self.lexicon.search_terms("" if doc.purpose_echo else doc.purpose or ""))))
+        self.keys.append(term_set(self.lexicon.search_terms(" ".join(doc.canonical_for))) if doc.canonical_for
+                         else NO_TERMS)
+        self.meta.append((term_set(self.lexicon.search_terms(doc.title)),
+                          term_set(self.lexicon.search_terms("" if doc.purpose_echo else doc.purpose or ""))))
         self.lengths.append(length)
         self.unique.append(len(counts))
         headings = HEADING_LINES.findall(body)
@@ -123,9 +144,13 @@ class SearchIndex(DerivedIndex):
         for term, tf in counts.items():
             entry = postings.get(term)
             if entry is None:
-                entry = postings[term] = (array("i"), array("i"))
+                entry = postings[term] = (array("i"), array("H"))
             entry[0].append(ident)
-            entry[1].append(tf)
+            try:
+                entry[1].append(tf)
+            except OverflowError:  # a term over 65,535 times in one body: this term's counts widen
+                entry = postings[term] = (entry[0], array("i", entry[1]))
+                entry[1].append(tf)
         return True
 
     def _remove(self, path: str) -> None:
@@ -148,7 +173,7 @@ class SearchIndex(DerivedIndex):
             if not keep:
                 del self.postings[term]
             elif len(keep) != len(ids):
-                self.postings[term] = (array("i", (ids[i] for i in keep)), array("i", (tfs[i] for i in keep)))
+                self.postings[term] = (array("i", (ids[i] for i in keep)), array(tfs.typecode, (tfs[i] for i in keep)))
         for term in list(self.headings):
             alive = {ident: tf for ident, tf in self.headings[term].items() if paths[ident] is not None}
             if alive:
