@@ -29,7 +29,7 @@ import stat
 import sys
 import tempfile
 from array import array
-from itertools import starmap
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
@@ -39,14 +39,15 @@ from .records import Doc, Edge, Link, RuleRef, Section
 if TYPE_CHECKING:
     from .bank import Bank
 
-FORMAT = 1
+FORMAT = 2  # 2: routing postings as bytes of ascending int32 (`route.Slots`); term sets as tuples; term counts as 'H'
 MAGIC = b"MBCACHE\n"
 MAX_FILE_BYTES = 256 << 20
 MAX_DIR_BYTES = 1 << 30
 SUFFIX = ".mbc"
 _FIELDS = tuple(Doc.__dataclass_fields__)
 _NESTED = {"derived_from": Edge, "sections": Section, "links": Link, "rule_refs": RuleRef}
-_NESTED_AT = tuple((_FIELDS.index(name), kind) for name, kind in _NESTED.items())
+_NESTED_AT = tuple((_FIELDS.index(name), partial(tuple.__new__, kind), {len(kind._fields)})
+                   for name, kind in _NESTED.items())
 
 
 def enabled() -> bool:
@@ -106,16 +107,21 @@ def _header(root: str) -> tuple:
 
 def doc_row(doc: Doc) -> tuple:
     row = [getattr(doc, name) for name in _FIELDS]
-    for at, _ in _NESTED_AT:
-        row[at] = tuple(tuple(getattr(item, f) for f in item.__slots__) for item in row[at])
+    for at, _, _ in _NESTED_AT:
+        row[at] = tuple(map(tuple, row[at]))  # named tuples as plain ones (marshal writes exact tuples only)
     return tuple(row)
 
 
 def row_doc(row: tuple) -> Doc:
     values = list(row)
-    for at, kind in _NESTED_AT:
-        if values[at]:
-            values[at] = tuple(starmap(kind, values[at]))
+    for at, make, width in _NESTED_AT:
+        items = values[at]
+        if items:
+            # built in C (`tuple.__new__`), not through the named tuple's Python `__new__`; a row of
+            # another width would make a record whose fields do not line up, so it is refused
+            if set(map(len, items)) != width:
+                raise ValueError("a nested record of the wrong width")
+            values[at] = tuple(map(make, items))
     return Doc(*values)
 
 
@@ -129,36 +135,50 @@ def _marshallable(value: Any) -> bool:
 
 # -- derived indexes --------------------------------------------------------------------------
 
+_POSTING_FIELDS = ("purpose", "title", "keys", "key_ids", "sections")
+
+
 def _route_state(index: Any) -> tuple:
     fields = {ident: (f.keys, f.purpose, f.title, f.sections) for ident, f in index.fields.items()}
-    postings = {term: (p.purpose, p.title, p.keys, p.key_ids, p.sections) for term, p in index.postings.items()}
+    postings = {term: tuple(getattr(p, name).tobytes() for name in _POSTING_FIELDS)
+                for term, p in index.postings.items()}
     return (index.ids, index.paths, fields, postings)
 
 
 def _restore_route(index: Any, state: tuple) -> None:
-    from .route import Postings, RouteFields
+    from .route import Postings, RouteFields, Slots
     ids, paths, fields, postings = state
     index.ids, index.paths = ids, paths
     index.fields = {ident: RouteFields(*f) for ident, f in fields.items()}
     out = {}
-    for term, (purpose, title, keys, key_ids, sections) in postings.items():
-        entry = out[term] = Postings()
-        entry.purpose, entry.title, entry.keys, entry.key_ids, entry.sections = purpose, title, keys, key_ids, sections
+    new = Postings.__new__
+    for term, parts in postings.items():
+        entry = out[term] = new(Postings)
+        for name, data in zip(_POSTING_FIELDS, parts, strict=True):
+            slots = Slots()
+            slots.frombytes(data)
+            setattr(entry, name, slots)
     index.postings = out
 
 
 def _search_state(index: Any) -> tuple:
-    postings = {term: (ids.tobytes(), tfs.tobytes()) for term, (ids, tfs) in index.postings.items()}
-    return (index.ids, index.paths, index.lengths, index.unique, index.headings, index.meta, index.keys,
+    postings = {term: (ids.tobytes(), tfs.typecode, tfs.tobytes()) for term, (ids, tfs) in index.postings.items()}
+    meta = [(tuple(title), tuple(purpose)) for title, purpose in index.meta]  # marshal writes exact tuples only
+    return (index.ids, index.paths, index.lengths, index.unique, index.headings, meta, list(map(tuple, index.keys)),
             postings, index.live, index.total_length, index.dead_postings, index.total_postings)
 
 
 def _restore_search(index: Any, state: tuple) -> None:
-    (index.ids, index.paths, index.lengths, index.unique, index.headings, index.meta, index.keys,
+    from .search import NO_TERMS, TermSet
+    (index.ids, index.paths, index.lengths, index.unique, index.headings, meta, keys,
      postings, index.live, index.total_length, index.dead_postings, index.total_postings) = state
+    make = partial(tuple.__new__, TermSet)
+    index.meta = [(make(title) if title else NO_TERMS, make(purpose) if purpose else NO_TERMS)
+                  for title, purpose in meta]
+    index.keys = [make(terms) if terms else NO_TERMS for terms in keys]
     out = {}
-    for term, (ids, tfs) in postings.items():
-        a, b = array("i"), array("i")
+    for term, (ids, typecode, tfs) in postings.items():
+        a, b = array("i"), array(typecode if typecode == "H" else "i")
         a.frombytes(ids)
         b.frombytes(tfs)
         out[term] = (a, b)
