@@ -278,8 +278,8 @@ def _prefetch(root: Path) -> None:
         from ..search import SearchIndex
         bank = bank_for(root)
         bank.refresh()
+        SearchIndex.of(bank)  # search needs only this one; route reads both
         RouteIndex.of(bank)
-        SearchIndex.of(bank)
         save(bank)
     except Exception:  # noqa: BLE001 - the first call rebuilds and reports any real problem
         pass
