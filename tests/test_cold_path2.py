@@ -1,0 +1,111 @@
+"""Cold path, second round (issue 15): the compact index layouts answer exactly as the sets and dicts they
+replace, a cache restored with them answers as a fresh build, and a preloaded bank is the one calls get."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from conftest import run_cli
+
+from memorybank import cache
+from memorybank.bank import Bank, bank_for, preload
+from memorybank.records import Edge, Link, RuleRef, Section
+from memorybank.route import RouteIndex, Slots, route
+from memorybank.search import NO_TERMS, SearchIndex, TermSet, search, term_set
+
+QUESTIONS = ("filter thresholds", "queue export", "zz", "ledger")
+QUERIES = ("zz", "filter threshold", "queue", "ledger rounding")
+
+
+def _bank(root: Path) -> Path:
+    """Documents sharing words, one with a term over 65,535 times (its counts widen past 'H'), links,
+    rule references and edges (the nested records the cache restores)."""
+    words = ("filter", "threshold", "queue", "export", "ledger", "rounding")
+    for i in range(12):
+        folder = root / ("domain" if i % 2 else "ops")
+        folder.mkdir(parents=True, exist_ok=True)
+        near = [words[(i + k) % len(words)] for k in range(3)]
+        (folder / f"doc-{i:02}.md").write_text(
+            f"---\ntitle: {near[0].title()} {i}\npurpose: How the {near[1]} meets the {near[2]}.\n"
+            f"canonical_for: [{near[0]} {near[2]}]\nderived_from:\n  - ../ops/doc-00.md\n---\n# {near[0]}\n\n"
+            f"## {near[1].title()} {near[2]}\n\nThe {near[1]} as defined in `ops/doc-00.md`; "
+            f"see [zero](../ops/doc-00.md).\n\n## Zz\n\nzz {' '.join(near)}.\n", encoding="utf-8")
+    (root / "ops" / "many.md").write_text("---\ntitle: Many\n---\n# Many\n\n" + "zz " * 70_000 + "\n",
+                                         encoding="utf-8")
+    return root
+
+
+def test_slots_behave_as_the_sets_they_replace():
+    rng = random.Random(15)
+    for _ in range(200):
+        slots, mirror = Slots(), set()
+        for _ in range(rng.randrange(40)):
+            value = rng.randrange(1 << 20) if rng.random() < 0.3 else len(mirror) * 7
+            if rng.random() < 0.75:
+                slots.add(value)
+                mirror.add(value)
+            else:
+                slots.discard(value)
+                mirror.discard(value)
+            assert list(slots) == sorted(mirror) and bool(slots) == bool(mirror)
+        probe = rng.randrange(1 << 20)
+        assert (probe in slots) == (probe in mirror) and all(v in slots for v in mirror)
+        other = {rng.randrange(50) for _ in range(5)}
+        assert slots | other == mirror | other == other | slots and slots | Slots(sorted(other)) == mirror | other
+
+
+def test_term_sets_behave_as_frozensets():
+    title, purpose = term_set(["b", "a", "b"]), term_set([])
+    assert isinstance(title, TermSet) and title == ("a", "b") and purpose is NO_TERMS
+    assert title | purpose | term_set(["c"]) == {"a", "b", "c"} == {"c"} | title
+    assert "a" in title and "c" not in title and not purpose
+
+
+def _answers(bank: Bank) -> list[dict]:
+    return [route(bank, q, limit=8) for q in QUESTIONS] + [search(bank, q, limit=8) for q in QUERIES]
+
+
+def test_a_restored_compact_index_answers_as_a_fresh_build(tmp_path, _private_cache_dir):
+    root = _bank(tmp_path / "bank")
+    fresh = Bank(root)
+    expected = _answers(fresh)
+    postings = SearchIndex.of(fresh).postings
+    assert postings["zz"][1].typecode == "i" and postings["filter"][1].typecode == "H"  # widened only there
+    cached = bank_for(root)
+    assert _answers(cached) == expected
+    assert cache.save(cached)
+    again = Bank(root)
+    assert cache.load(again)
+    assert _answers(again) == expected
+    assert again.parse_count == 0 and RouteIndex.of(again).derived == 0 and SearchIndex.of(again).derived == 0
+    for path, doc in fresh.docs.items():  # the nested records come back as the same named tuples
+        back = again.docs[path]
+        for name, kind in (("sections", Section), ("derived_from", Edge), ("links", Link), ("rule_refs", RuleRef)):
+            assert getattr(back, name) == getattr(doc, name), (path, name)
+            assert all(type(item) is kind for item in getattr(back, name)), (path, name)
+    assert any(doc.links and doc.rule_refs and doc.derived_from for doc in again.docs.values())
+
+
+def test_a_preloaded_bank_is_the_one_calls_get(tmp_path, _private_cache_dir):
+    root = _bank(tmp_path / "bank")
+    writer = Bank(root)
+    _answers(writer)
+    assert cache.save(writer)
+    preload(root)
+    bank = bank_for(root)
+    assert bank is bank_for(str(root) + "/") and bank.snapshot is not None  # loaded from the cache, once
+    preload(root)  # a second preload of a loaded bank does nothing
+    assert bank_for(root) is bank and _answers(bank) == _answers(Bank(root))
+
+
+def test_the_cli_and_the_server_answer_alike_with_the_cache_cold_warm_and_off(tmp_path, _private_cache_dir):
+    """Real processes: the CLI cold (writes the cache), warm (restores it) and off, then a served bank."""
+    root = _bank(tmp_path / "bank")
+    calls = [("--route", q) for q in QUESTIONS[:2]] + [("--search", q) for q in QUERIES[:2]]
+    outputs = {}
+    for label, env in (("cold", {}), ("warm", {}), ("off", {"MEMORYBANK_CACHE": "off"})):
+        outputs[label] = [run_cli("--root", str(root), *call, "--json", env=env).stdout for call in calls]
+    assert outputs["cold"] == outputs["warm"] == outputs["off"]
+    assert json.loads(outputs["warm"][2])["results"][0]["path"] == "ops/many.md"
