@@ -520,37 +520,15 @@ class Bank:
 
 
 _BANKS: dict[str, Bank] = {}
-_LOADING: dict[str, object] = {}  # root -> the thread loading its parse cache (`preload`)
 
 
 def bank_for(root: str | os.PathLike[str]) -> Bank:
     """The cached `Bank` for a root (one per process), not refreshed: every capability refreshes it."""
     key = os.path.abspath(root)
-    loading = _LOADING.get(key)
-    if loading is not None:
-        import threading
-        if loading is not threading.current_thread():
-            loading.join()  # type: ignore[attr-defined]
     bank = _BANKS.get(key)
     if bank is None:
         bank = _BANKS[key] = Bank(key)
         from .cache import load
         load(bank)
     return bank
-
-
-def preload(root: str | os.PathLike[str]) -> None:
-    """Load the bank's parse cache in a thread, so `bank_for` finds it done (or waits for it).
-
-    The server starts this before it imports the MCP SDK: the cache is read and unmarshalled while
-    the import runs, instead of after the client connected. It reads only the cache file, never
-    the bank, so it is safe before the server has decided its mode or repaired the bank.
-    """
-    import threading
-    key = os.path.abspath(root)
-    if key in _BANKS or key in _LOADING:
-        return
-    thread = threading.Thread(target=bank_for, args=(key,), daemon=True, name="memorybank-preload")
-    _LOADING[key] = thread
-    thread.start()
 

@@ -347,8 +347,8 @@ def _serve(root: str, values: dict[str, Any]) -> None:
         parse_groups(groups)
     except ValueError as exc:
         raise Usage(str(exc)) from None
-    from .bank import preload
-    preload(root)  # the parse cache loads while the SDK imports (issue 15: ready, not just started)
+    from .server.prefetch import begin
+    begin(root, tuple(values.get("off_paths") or ()))  # the index loads while the SDK imports (issue 15)
     from .server.app import serve  # the only path that imports the MCP SDK
 
     serve(root, tuple(values.get("off_paths") or ()), groups)

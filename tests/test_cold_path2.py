@@ -1,5 +1,5 @@
 """Cold path, second round (issue 15): the compact index layouts answer exactly as the sets and dicts they
-replace, a cache restored with them answers as a fresh build, and a preloaded bank is the one calls get."""
+replace, and a cache restored with them answers as a fresh build, in process and through real processes."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 from conftest import run_cli
 
 from memorybank import cache
-from memorybank.bank import Bank, bank_for, preload
+from memorybank.bank import Bank, bank_for
 from memorybank.records import Edge, Link, RuleRef, Section
 from memorybank.route import RouteIndex, Slots, route
 from memorybank.search import NO_TERMS, SearchIndex, TermSet, search, term_set
@@ -88,20 +88,8 @@ def test_a_restored_compact_index_answers_as_a_fresh_build(tmp_path, _private_ca
     assert any(doc.links and doc.rule_refs and doc.derived_from for doc in again.docs.values())
 
 
-def test_a_preloaded_bank_is_the_one_calls_get(tmp_path, _private_cache_dir):
-    root = _bank(tmp_path / "bank")
-    writer = Bank(root)
-    _answers(writer)
-    assert cache.save(writer)
-    preload(root)
-    bank = bank_for(root)
-    assert bank is bank_for(str(root) + "/") and bank.snapshot is not None  # loaded from the cache, once
-    preload(root)  # a second preload of a loaded bank does nothing
-    assert bank_for(root) is bank and _answers(bank) == _answers(Bank(root))
-
-
-def test_the_cli_and_the_server_answer_alike_with_the_cache_cold_warm_and_off(tmp_path, _private_cache_dir):
-    """Real processes: the CLI cold (writes the cache), warm (restores it) and off, then a served bank."""
+def test_the_cli_answers_alike_with_the_cache_cold_warm_and_off(tmp_path, _private_cache_dir):
+    """Real processes: the CLI cold (writes the cache), warm (restores it) and off."""
     root = _bank(tmp_path / "bank")
     calls = [("--route", q) for q in QUESTIONS[:2]] + [("--search", q) for q in QUERIES[:2]]
     outputs = {}

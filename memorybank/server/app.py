@@ -9,7 +9,6 @@ with a JSON-RPC error and never dies on a bad request.
 from __future__ import annotations
 
 import sys
-import threading
 import traceback
 from collections.abc import Sequence
 from contextlib import suppress
@@ -38,6 +37,7 @@ from ..limits import MAX_QUESTION
 from ..mode import decide_mode
 from ..writers.files import remote_caller
 from . import prompts as prompt_texts
+from .prefetch import READY, begin
 from .surface import instructions
 from .tools import BY_NAME, TOOLS, parse_groups
 from .wire import INVALID, claimed_stdin
@@ -246,42 +246,9 @@ def serve(root: str | Path, off_paths: Sequence[str] = (), tool_groups: str | No
     half done is finished and its stale temp files are removed, so readers never see the middle state.
     """
     server = MemoryBankServer(root, off_paths, tool_groups)
-    if server.mode != "off":
-        from ..writers.files import repair_on_start
-        repair_on_start(server.root)
-        if server.mode != "seed":
-            threading.Thread(target=_prefetch, args=(server.root,), daemon=True).start()
-        else:
-            READY.set()
-    else:
-        READY.set()
+    begin(server.root, off_paths)  # the CLI began it before the SDK import; a second call does nothing
     anyio.run(server.run_stdio)
     READY.wait()
     from ..cache import save
     with suppress(Exception):  # the cache is disposable: a failed save costs the next start, nothing else
         save(bank_for(server.root))
-
-
-READY = threading.Event()  # set once the start-up prefetch is done; calls wait for it (one bank per process)
-
-
-def _prefetch(root: Path) -> None:
-    """Build the index (from the parse cache when it is usable) while the client initializes.
-
-    So the first bank_route or bank_search is served at warm speed; the routing and body indexes
-    are both built because routing reads body evidence. Any failure here only leaves the work to the
-    first call.
-    """
-    try:
-        from ..cache import save
-        from ..route import RouteIndex
-        from ..search import SearchIndex
-        bank = bank_for(root)
-        bank.refresh()
-        SearchIndex.of(bank)  # search needs only this one; route reads both
-        RouteIndex.of(bank)
-        save(bank)
-    except Exception:  # noqa: BLE001 - the first call rebuilds and reports any real problem
-        pass
-    finally:
-        READY.set()
