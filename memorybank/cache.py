@@ -39,7 +39,7 @@ from .records import Doc, Edge, Link, RuleRef, Section
 if TYPE_CHECKING:
     from .bank import Bank
 
-FORMAT = 2  # 2: routing postings as bytes of ascending int32 (`route.Slots`); term sets as tuples; term counts as 'H'
+FORMAT = 2  # 2: the compact layouts of issue 15's second round (Slots, 'H' counts, term sets as tuples)
 MAGIC = b"MBCACHE\n"
 MAX_FILE_BYTES = 256 << 20
 MAX_DIR_BYTES = 1 << 30
@@ -135,7 +135,7 @@ def _marshallable(value: Any) -> bool:
 
 # -- derived indexes --------------------------------------------------------------------------
 
-_POSTING_FIELDS = ("purpose", "title", "keys", "key_ids", "sections")
+_POSTING_FIELDS = ("purpose", "title", "keys", "key_ids", "sections")  # the order `_restore_route` unpacks
 
 
 def _route_state(index: Any) -> tuple:
@@ -152,37 +152,33 @@ def _restore_route(index: Any, state: tuple) -> None:
     index.fields = {ident: RouteFields(*f) for ident, f in fields.items()}
     out = {}
     new = Postings.__new__
+    make = partial(array.__new__, Slots, "i")  # in C: bytes become the array's items (`frombytes`)
     for term, parts in postings.items():
         entry = out[term] = new(Postings)
-        for name, data in zip(_POSTING_FIELDS, parts, strict=True):
-            slots = Slots()
-            slots.frombytes(data)
-            setattr(entry, name, slots)
+        entry.purpose, entry.title, entry.keys, entry.key_ids, entry.sections = map(make, parts)
     index.postings = out
 
 
 def _search_state(index: Any) -> tuple:
     postings = {term: (ids.tobytes(), tfs.typecode, tfs.tobytes()) for term, (ids, tfs) in index.postings.items()}
     meta = [(tuple(title), tuple(purpose)) for title, purpose in index.meta]  # marshal writes exact tuples only
-    return (index.ids, index.paths, index.lengths, index.unique, index.headings, meta, list(map(tuple, index.keys)),
+    headings = {term: (found.ids.tobytes(), found.counts.tobytes()) for term, found in index.headings.items()}
+    return (index.ids, index.paths, index.lengths, index.unique, headings, meta, list(map(tuple, index.keys)),
             postings, index.live, index.total_length, index.dead_postings, index.total_postings)
 
 
 def _restore_search(index: Any, state: tuple) -> None:
-    from .search import NO_TERMS, TermSet
-    (index.ids, index.paths, index.lengths, index.unique, index.headings, meta, keys,
+    from .search import NO_TERMS, HeadCounts, TermSet
+    (index.ids, index.paths, index.lengths, index.unique, headings, meta, keys,
      postings, index.live, index.total_length, index.dead_postings, index.total_postings) = state
+    index.headings = {term: HeadCounts(array("i", ids), array("i", counts)) for term, (ids, counts) in headings.items()}
     make = partial(tuple.__new__, TermSet)
     index.meta = [(make(title) if title else NO_TERMS, make(purpose) if purpose else NO_TERMS)
                   for title, purpose in meta]
     index.keys = [make(terms) if terms else NO_TERMS for terms in keys]
-    out = {}
-    for term, (ids, typecode, tfs) in postings.items():
-        a, b = array("i"), array(typecode if typecode == "H" else "i")
-        a.frombytes(ids)
-        b.frombytes(tfs)
-        out[term] = (a, b)
-    index.postings = out
+    # bytes initialisers become the arrays' items in C (`frombytes`), without a Python loop per term
+    index.postings = {term: (array("i", ids), array("H" if typecode == "H" else "i", tfs))
+                      for term, (ids, typecode, tfs) in postings.items()}
 
 
 KINDS = {"route.index": (_route_state, _restore_route), "search.index": (_search_state, _restore_search)}

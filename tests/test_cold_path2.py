@@ -97,3 +97,24 @@ def test_the_cli_answers_alike_with_the_cache_cold_warm_and_off(tmp_path, _priva
         outputs[label] = [run_cli("--root", str(root), *call, "--json", env=env).stdout for call in calls]
     assert outputs["cold"] == outputs["warm"] == outputs["off"]
     assert json.loads(outputs["warm"][2])["results"][0]["path"] == "ops/many.md"
+
+
+def test_a_compacted_index_answers_as_a_fresh_build(tmp_path, monkeypatch):
+    """After edits the replaced documents' postings and heading counts are dropped by `_compact`
+    (run here directly: on its own it waits for 50,000 dead postings); the answers do not move."""
+    monkeypatch.setenv("MEMORYBANK_CACHE", "off")
+    root = _bank(tmp_path / "bank")
+    warm = Bank(root)
+    _answers(warm)
+    for i in range(0, 12, 3):
+        doc = root / ("domain" if i % 2 else "ops") / f"doc-{i:02}.md"
+        doc.write_text(doc.read_text(encoding="utf-8").replace("## Zz", "## Zz ledger"), encoding="utf-8")
+    (root / "domain" / "doc-01.md").unlink()
+    expected = _answers(Bank(root))
+    assert _answers(warm) == expected
+    index = SearchIndex.of(warm)
+    assert index.dead_postings
+    index._compact()
+    assert index.dead_postings == 0 and _answers(warm) == expected
+    assert all(len(found) and all(index.paths[i] is not None for i, _ in found.items())
+               for found in index.headings.values())
