@@ -359,7 +359,8 @@ def _edges(path: str, value: Any, lines: list[str] | None = None, start: int | N
         line = None
         if lines is not None:
             line, cursor = _item_line(lines, start, end, raw, cursor)
-        edges.append(Edge(raw=raw, target=target, fit=fit, external=external, line=line))
+        # interned: a bank's edges name a few thousand targets tens of thousands of times (issue 15: memory)
+        edges.append(Edge(raw=sys.intern(raw), target=sys.intern(target), fit=fit, external=external, line=line))
     return tuple(edges)
 
 
@@ -388,7 +389,7 @@ def _scan_body(path: str, body: str, first_line: int
     At most `LINKS_MAX` links are kept; the last item is how many more were found (0 when none).
     """
     headings, fences = scan_text(body, first_line)
-    sections = [Section(title=title, line=line) for level, title, line in headings if level == 2]
+    sections = [Section(title=sys.intern(title), line=line) for level, title, line in headings if level == 2]
     h1 = next((title for level, title, _ in headings if level == 1), None)
     links: list[Link] = []
     refs: list[RuleRef] = []
