@@ -89,6 +89,60 @@ def run_cli(*args: str, cwd: str | os.PathLike[str] | None = None,
                           input=stdin, timeout=60)
 
 
+def cli_in_process(*args: str, cwd: str | os.PathLike[str] | None = None,
+                   env: dict[str, str] | None = None, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """`run_cli` through the installed script's own entry point (`memorybank.cli:main`), in this process.
+
+    For the many variants of one behaviour once its real process is driven by `run_cli` in the same
+    file: a process start costs ~0.2 s of CPU, this call next to nothing. What the command can see of
+    its process is set up as `run_cli` gives it: argv, the environment (with NO_COLOR), the working
+    folder, stdin (empty unless given), stdout and stderr that are no terminal, the exit code
+    (`SystemExit` read as the interpreter reads it), and no bank loaded yet (a new process has none).
+    Never for `serve` (it would serve on this process's stdio): that face is driven over stdio.
+    """
+    import io
+
+    from memorybank import bank as bank_module
+    from memorybank import cli
+
+    assert "serve" not in args[:1], "serve runs as a real process (mcpkit.Session)"
+    out, err = io.BytesIO(), io.BytesIO()
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    saved_streams = sys.stdin, sys.stdout, sys.stderr, sys.argv
+    os.environ.update({"NO_COLOR": "1", **(env or {})})
+    streams = (io.TextIOWrapper(io.BytesIO((stdin or "").encode("utf-8")), encoding="utf-8"),
+               io.TextIOWrapper(out, encoding="utf-8", write_through=True),
+               io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace", write_through=True))
+    sys.stdin, sys.stdout, sys.stderr = streams  # kept referenced: a dropped wrapper closes its buffer
+    sys.argv = [cli_path(), *args]
+    bank_module._BANKS.clear()
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        try:
+            cli.main(list(args))
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+            if exc.code is not None and not isinstance(exc.code, int):
+                print(exc.code, file=sys.stderr)
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:
+        sys.stdin, sys.stdout, sys.stderr, sys.argv = saved_streams
+        os.chdir(saved_cwd)
+        for key in set(os.environ) - set(saved_env):
+            del os.environ[key]
+        os.environ.update(saved_env)
+        bank_module._BANKS.clear()
+    def text(data: bytes) -> str:  # as `subprocess.run(text=True)` reads it: universal newlines
+        return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8").read()
+
+    found = subprocess.CompletedProcess([cli_path(), *args], code, text(out.getvalue()), text(err.getvalue()))
+    del streams
+    return found
+
+
 def write_bank(root: Path, files: dict[str, str | bytes], crlf: bool = False) -> Path:
     """Create a bank (or any tree) from `{relative path: text or bytes}`; returns the root.
 
