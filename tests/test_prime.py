@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import doc, git_repo, run_cli
+from conftest import cli_in_process, doc, git_repo, run_cli
 
 from memorybank.lang import estimate_tokens
 
@@ -46,8 +46,9 @@ def project(tmp_path_factory) -> Path:
     return git_repo(tmp_path_factory.mktemp("prime") / "proj", BANK)
 
 
-def prime_json(project: Path, text: str) -> dict:
-    proc = run_cli("--root", str(project / "memory_bank"), "--prime", text, "--json")
+def prime_json(project: Path, text: str, real: bool = False) -> dict:
+    """`--prime TEXT --json` through the CLI's entry point: in this process, or a real one (`real`)."""
+    proc = (run_cli if real else cli_in_process)("--root", str(project / "memory_bank"), "--prime", text, "--json")
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
@@ -68,7 +69,7 @@ def payload(project: Path, prompt: str) -> str:
 
 
 def test_cli_prime_points_at_the_document_and_says_how_to_read_it(project):
-    out = prime_json(project, "how do we render the first screen from local data after a relaunch?")
+    out = prime_json(project, "how do we render the first screen from local data after a relaunch?", real=True)
     assert out["documents"][0]["path"] == "domain/sync.md"
     assert set(out["documents"][0]) == {"path", "title", "section", "why"}
     lines = out["text"].splitlines()
@@ -85,8 +86,9 @@ def test_cli_prime_text_form_is_the_injection(project):
 
 @pytest.mark.parametrize("prompt", OFF_TOPIC)
 def test_prime_is_silent_on_small_talk_and_generic_coding_requests(project, prompt):
-    assert prime_json(project, prompt) == {"documents": [], "text": ""}
-    proc = run_cli("--root", str(project / "memory_bank"), "--prime", prompt)
+    assert prime_json(project, prompt, real=prompt == OFF_TOPIC[0]) == {"documents": [], "text": ""}
+    proc = (run_cli if prompt == OFF_TOPIC[1] else cli_in_process)("--root", str(project / "memory_bank"),
+                                                                  "--prime", prompt)
     assert proc.returncode == 0 and proc.stdout == ""
 
 
