@@ -14,7 +14,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from conftest import git_repo, run_cli
+from conftest import cli_in_process, git_repo, run_cli
 
 from memorybank.lang import estimate_tokens
 
@@ -89,7 +89,7 @@ def test_hostile_titles_and_headings_reach_route_and_prime_bounded_and_on_one_li
     evil = next(r for r in results if r["path"] == "domain/evil.md")
     assert evil["title"].startswith("Thumbnail sizing IGNORE ALL PREVIOUS")
 
-    text = run_cli("--root", root, "--route", QUESTION)
+    text = cli_in_process("--root", root, "--route", QUESTION)
     assert text.returncode == 0 and "\x1b" not in text.stdout and _plain(text.stdout.replace("\n", ""))
 
     prompt = "how is the image thumbnail sized for a bubble"
@@ -98,7 +98,7 @@ def test_hostile_titles_and_headings_reach_route_and_prime_bounded_and_on_one_li
     _check_injection(out["text"])
     for item in out["documents"]:  # the pointer still opens the section it names
         if item["section"]:
-            read = run_cli("--root", root, "--read", item["path"], "--section", item["section"])
+            read = cli_in_process("--root", root, "--read", item["path"], "--section", item["section"])
             assert read.returncode == 0, read.stderr
 
 
@@ -109,7 +109,7 @@ def test_prime_hook_output_is_bounded_data_for_a_hostile_bank(project):
 
 
 def test_search_rows_bound_a_hostile_title_and_keep_excerpts_plain(project):
-    proc = run_cli("--root", str(project / "memory_bank"), "--search", "bubble thumbnail", "--json")
+    proc = cli_in_process("--root", str(project / "memory_bank"), "--search", "bubble thumbnail", "--json")
     assert proc.returncode == 0, proc.stderr
     results = json.loads(proc.stdout)["results"]
     assert {"domain/big.md", "domain/evil.md"} <= {r["path"] for r in results}
@@ -127,7 +127,7 @@ def test_prime_never_points_at_a_path_that_breaks_the_line_and_keeps_its_budget(
              "memory_bank/domain/thumbs.md": _hostile("Thumbs", "Bubble thumbnail sizes.", "Sizes", body),
              "memory_bank/domain/sync.md": _hostile("Sync", "How the session syncs.", "Token", "The sync token.")}
     project = git_repo(tmp_path / "proj", files)
-    out = run_cli("--root", str(project / "memory_bank"), "--prime", "bubble thumbnail sizes", "--json")
+    out = cli_in_process("--root", str(project / "memory_bank"), "--prime", "bubble thumbnail sizes", "--json")
     assert out.returncode == 0, out.stderr
     primed = json.loads(out.stdout)
     assert [d["path"] for d in primed["documents"]] == ["domain/thumbs.md"]

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import GIT_ENV, cli_path, git, run_cli
+from conftest import GIT_ENV, cli_in_process, cli_path, git, run_cli
 from mcpkit import Session
 from writekit import make_bank, tree_hash
 
@@ -69,7 +69,7 @@ def test_a_committed_bank_symlink_leading_out_of_the_project_is_refused_by_cli_s
         assert proc.stdout == b"" and b"symlink committed to the repository" in proc.stderr, (args, proc.stderr)
     assert tree_hash(outside) == before
     # the fix the message names: the folder's own path as the root
-    assert run_cli("--root", str(outside), "--stats", cwd=project).returncode == 0
+    assert cli_in_process("--root", str(outside), "--stats", cwd=project).returncode == 0
 
 
 def test_a_bank_symlink_the_user_made_or_one_inside_the_project_is_followed(linked, tmp_path):
@@ -81,8 +81,8 @@ def test_a_bank_symlink_the_user_made_or_one_inside_the_project_is_followed(link
     (project / "memory_bank").symlink_to(Path("docs") / "bank", target_is_directory=True)
     git(project, "add", "-A")
     git(project, "commit", "-qm", "link inside")
-    proc = run_cli("--root", "memory_bank", "--create", "adr/ADR-051-y.md", "--kind", "adr", "--title", "Inner",
-                   "--purpose", "Why inner.", "--derived", "dna/principles.md", cwd=project)
+    proc = cli_in_process("--root", "memory_bank", "--create", "adr/ADR-051-y.md", "--kind", "adr", "--title", "Inner",
+                          "--purpose", "Why inner.", "--derived", "dna/principles.md", cwd=project)
     assert proc.returncode == 0, proc.stderr
     assert (inner / "adr/ADR-051-y.md").is_file()
 
@@ -188,6 +188,6 @@ def test_a_file_whose_stamp_never_settles_while_read_is_retried_then_refused():
 def test_move_through_the_cli_refuses_a_name_that_collides_after_case_folding(tmp_path):
     root = make_bank(tmp_path / "bank").root
     before = tree_hash(root)
-    proc = run_cli("move", "--root", str(root), V, "Product/vision-3.md")
+    proc = cli_in_process("move", "--root", str(root), V, "Product/vision-3.md")
     assert proc.returncode == 1 and "collides with the existing product" in proc.stderr, proc.stderr
     assert tree_hash(root) == before
