@@ -14,7 +14,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from conftest import cli_in_process, git_repo, run_cli
+from conftest import cli_in_process, git_repo, hook_in_process, run_cli
 
 from memorybank.lang import estimate_tokens
 
@@ -58,10 +58,14 @@ def project(tmp_path_factory) -> Path:
     return git_repo(tmp_path_factory.mktemp("attack-route") / "proj", BANK)
 
 
-def hook(command: str, stdin: bytes, cwd: Path) -> subprocess.CompletedProcess:
+def hook(command: str, stdin: bytes, cwd: Path, real: bool = False) -> subprocess.CompletedProcess:
+    """One payload to the hook: a real process with `real`, else its entry point in this process."""
     env = {k: v for k, v in os.environ.items()
            if k == "MEMORYBANK_CACHE_DIR" or not (k.startswith("MEMORYBANK_") or k == "CLAUDE_PROJECT_DIR")}
-    proc = subprocess.run([HOOK, command], input=stdin, capture_output=True, cwd=str(cwd), env=env, timeout=60)
+    if real:
+        proc = subprocess.run([HOOK, command], input=stdin, capture_output=True, cwd=str(cwd), env=env, timeout=60)
+    else:
+        proc = hook_in_process(command, stdin=stdin, cwd=cwd, env=env)
     assert proc.returncode == 0, proc.stderr
     assert len(proc.stderr.splitlines()) <= 1, proc.stderr
     proc.stdout.decode("utf-8")  # valid text or nothing
@@ -148,4 +152,4 @@ def test_both_hooks_exit_0_with_empty_or_valid_output_on_odd_payloads(project, t
                 _check_injection(out.rstrip("\n"))
     assert hook("prime", b"[" * 100_000, project).stdout == b""  # too deep for the JSON parser
     pasted = json.dumps({"prompt": asked + " " + "log line\x1b[0m\n" * 70_000, "cwd": str(project)}).encode()
-    _check_injection(hook("prime", pasted, project).stdout.decode().rstrip("\n"))  # a 1 MB prompt still primes
+    _check_injection(hook("prime", pasted, project, real=True).stdout.decode().rstrip("\n"))  # 1 MB still primes

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from conftest import FIXTURE, cli_in_process, run_cli, write_bank
+from conftest import FIXTURE, cli_in_process, hook_in_process, run_cli, write_bank
 from gitrepo import Repo
 from mcp import Client
 from mcp.client.stdio import stdio_client
@@ -107,13 +107,17 @@ def test_changed_lines_sees_a_git_mv_as_moving_lines_not_adding_them(tmp_path):
     assert flagged() == (1, [("src/moved.py", 14)])
 
 
-def _hook(cwd: Path, *args: str, event: dict | None = None) -> subprocess.CompletedProcess:
+def _hook(cwd: Path, *args: str, event: dict | None = None, real: bool = False) -> subprocess.CompletedProcess:
+    """One payload to the hook: a real process with `real`, else its entry point in this process."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("MEMORYBANK_", "CLAUDE_"))}
     env["MEMORYBANK_HOOK_STATE_DIR"] = str(cwd.parent / "state")
     payload = {"session_id": "s-1", "cwd": str(cwd), "hook_event_name": "Stop", "stop_hook_active": False,
                "prompt": "how is money stored?", **(event or {})}
-    proc = subprocess.run([HOOK, *args], input=json.dumps(payload), capture_output=True, text=True, cwd=cwd,
-                          env=env, timeout=30)
+    if real:
+        proc = subprocess.run([HOOK, *args], input=json.dumps(payload), capture_output=True, text=True, cwd=cwd,
+                              env=env, timeout=30)
+    else:
+        proc = hook_in_process(*args, stdin=json.dumps(payload), cwd=cwd, env=env, text=True)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr
     return proc
 
@@ -123,7 +127,7 @@ def test_every_hook_reports_a_root_typo_and_unknown_arguments_instead_of_going_s
     repo.commit("base", "2026-02-01T09:00:00Z", {"memory_bank/domain/money.md": rule("money", ""), "app.py": "x\n"})
     (repo.path / "app.py").write_text("y\n")  # dirty: a working Stop hook asks
     for args in (("--root", "./memroy_bank"), ("--root=",)):
-        out = _hook(repo.path, *args)
+        out = _hook(repo.path, *args, real=args[0] == "--root")
         assert out.stdout == "" and "nothing was checked" in out.stderr, (args, out.stderr)
     for sub in ("prime", "session-start"):
         for args in (("--rot", "memory_bank"), ("extra",), ("--root", "nope")):
