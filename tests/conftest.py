@@ -269,8 +269,11 @@ def installed_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(autouse=True)
 def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test gets its own parse-cache folder, so no test reads or writes the user's cache."""
-    folder = tmp_path_factory.mktemp("mbcache")
+    """Every test gets its own parse-cache folder, so no test reads or writes the user's cache.
+
+    A unique name from `mkdtemp` under pytest's base folder: `mktemp` numbers its folders by listing
+    that base, which holds one entry per test, so each call cost more than the one before."""
+    folder = Path(tempfile.mkdtemp(prefix="mbcache-", dir=tmp_path_factory.getbasetemp()))
     monkeypatch.setenv("MEMORYBANK_CACHE_DIR", str(folder))
     monkeypatch.delenv("MEMORYBANK_CACHE", raising=False)
     return folder
