@@ -54,6 +54,7 @@ add added bump change changes check clean cleanup clearer code comment comments 
 docstring does error errors file files fix format function functions go help here implement it line lines look
 make mean means method more number ok okay one please print push refactor remove rename run same shorter longer
 test tests thanks thank try typo unit update variable variables version write yes again now this that
+work works worked working
 hi hello hey great good nice cool sure perfect awesome done lgtm got sorry wait stop next previous last above below
 explain simplify improve optimize rewrite redo undo revert retry repeat something anything everything thing things
 snippet indent indentation whitespace semicolon bracket brackets parentheses lint linter warning warnings typo typos
@@ -115,7 +116,11 @@ def _generic(index: SearchIndex, concept: SearchConcept) -> bool:
     if text in GENERIC or text.isdigit() or (len(text) == 1 and has_cjk(text)):
         return True  # a line number, or one character of a CJK run: no subject on their own
     assert index.lexicon is not None
-    return index.lexicon.term(text)[0] in _generic_terms(index.lexicon)
+    generic = _generic_terms(index.lexicon)
+    if index.lexicon.term(text)[0] in generic:
+        return True
+    # a word translating a generic one is generic too (`работает` is `works`): the list stays English
+    return any(len(form.terms) == 1 and form.terms[0] in generic for form in concept.forms[1:])
 
 
 _GENERIC_TERMS: dict[int, frozenset[str]] = {}
