@@ -139,6 +139,7 @@ class RouteIndex(DerivedIndex):
         self.ids: dict[str, int] = {}
         self.paths: list[str | None] = []
         self.fields: dict[int, RouteFields] = {}
+        self.prose_titles: set[int] = set()  # ids whose title is not declared in frontmatter (H1, file name)
         self.postings: dict[str, Postings] = {}
         self._sorted: list[str] | None = None
         self._longest = 0
@@ -219,6 +220,8 @@ class RouteIndex(DerivedIndex):
         self.ids[path] = ident
         self.paths.append(path)
         self.fields[ident] = fields
+        if "title" not in doc.frontmatter:
+            self.prose_titles.add(ident)
         base = ident << SLOT_BITS
         posting = self._posting
         for number, (_, terms) in enumerate(fields.keys):
@@ -240,6 +243,7 @@ class RouteIndex(DerivedIndex):
         if ident is None:
             return
         fields = self.fields.pop(ident)
+        self.prose_titles.discard(ident)
         self._rarity.clear()
         self._rarity_all.clear()
         self.paths[ident] = None
@@ -327,9 +331,9 @@ class _ConceptHits:
         postings = index.postings
         # purpose, title and headings weigh a match by the word's rarity in the bank (a word every
         # document's purpose shares says little); canonical keys are declared ownership: unweighted.
-        # A purpose is written to be routed on, so its words are weighed among the routing fields;
-        # titles and headings (all a plain bank has) also among the prose: `Project Brief` or
-        # `Technical Context` in a bank whose every page says project and technical say little.
+        # A purpose or a declared title is written to be routed on, so its words are weighed among the
+        # routing fields; headings and a title taken from the H1 (all a plain bank has) also among the
+        # prose: `Project Brief` or `Technical Context` in a bank whose every page says project say little.
         # A concept is as common as its most common matched form (`threshold` and `порог` are one idea).
         rarity = min(map(index.rarity, matched), default=1.0)
         spread = min((index.rarity(term, body) for term in matched), default=1.0) if body is not None else rarity
@@ -340,7 +344,10 @@ class _ConceptHits:
         for term, score in sorted(matched.items(), key=lambda item: item[1]):  # weakest first: stronger overwrite
             entry = postings[term]
             self.purpose.update(dict.fromkeys(entry.purpose, score * rarity))
-            self.title.update(dict.fromkeys(entry.title, score * spread))
+            if entry.title:
+                prose_titles = index.prose_titles
+                self.title.update({ident: score * (spread if ident in prose_titles else rarity)
+                                   for ident in entry.title})
             if entry.sections:
                 self.headings.insert(0, (entry.sections, score * spread))
         for term, score in sorted(matched.items(), key=lambda item: item[1]):
