@@ -39,7 +39,7 @@ from .records import Doc, Edge, Link, RuleRef, Section
 if TYPE_CHECKING:
     from .bank import Bank
 
-FORMAT = 2  # 2: the compact layouts of issue 15's second round (Slots, 'H' counts, term sets as tuples)
+FORMAT = 3  # 2: issue 15's compact layouts (Slots, 'H' counts, term sets as tuples); 3: frontmatter as tuples
 MAGIC = b"MBCACHE\n"
 MAX_FILE_BYTES = 256 << 20
 MAX_DIR_BYTES = 1 << 30

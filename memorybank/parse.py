@@ -14,7 +14,7 @@ from .echo import echoes
 from .headings import scan_text
 from .limits import ALIAS_EXPANSION_LIMIT, BODY_INDEX_MAX, FRONTMATTER_MAX, LINKS_MAX
 from .paths import DEFAULT_LAYERS, layer_for, resolve_from
-from .records import Doc, Edge, Link, RuleRef, Section
+from .records import Doc, Edge, Link, RuleRef, Section, front_row, key_lines_row
 
 
 @functools.cache
@@ -344,7 +344,7 @@ def _edges(path: str, value: Any, lines: list[str] | None = None, start: int | N
     items = value if isinstance(value, list) else [value]
     edges = []
     cursor = 0
-    for item in items:
+    for index, item in enumerate(items):
         fit = None
         if isinstance(item, dict):
             raw = text_of(item.get("path"))
@@ -360,7 +360,10 @@ def _edges(path: str, value: Any, lines: list[str] | None = None, start: int | N
         if lines is not None:
             line, cursor = _item_line(lines, start, end, raw, cursor)
         # interned: a bank's edges name a few thousand targets tens of thousands of times (issue 15: memory)
-        edges.append(Edge(raw=sys.intern(raw), target=sys.intern(target), fit=fit, external=external, line=line))
+        raw = sys.intern(raw)
+        if items is value and type(item) is str and item == raw:
+            value[index] = raw  # the frontmatter's list holds the same (equal) string once, not twice
+        edges.append(Edge(raw=raw, target=sys.intern(target), fit=fit, external=external, line=line))
     return tuple(edges)
 
 
@@ -576,7 +579,7 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         canonical_for=text_list(meta.get("canonical_for")),
         must_not_define=text_list(meta.get("must_not_define")),
         anchors=text_list(meta.get("anchors")),
-        frontmatter=meta,
+        front=front_row(meta),
         sections=tuple(sections),
         links=tuple(links),
         rule_refs=tuple(refs),
@@ -589,7 +592,7 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         line_count=line_count,
         h1=h1,
         newline=newline,
-        key_lines=key_lines,
+        key_rows=key_lines_row(key_lines),
         error_line=error_line if error_line is not None else (bad_line if errors else None),
         metadata_only=metadata_only,
         limit_note="; ".join(notes) if notes else None,

@@ -66,7 +66,7 @@ class Doc:
     canonical_for: tuple[str, ...]
     must_not_define: tuple[str, ...]
     anchors: tuple[str, ...]
-    frontmatter: dict[str, Any]
+    front: tuple[tuple[str, ...], tuple[Any, ...]]  # the frontmatter as (keys, values): `frontmatter`
     sections: tuple[Section, ...]
     links: tuple[Link, ...]
     rule_refs: tuple[RuleRef, ...]
@@ -80,15 +80,39 @@ class Doc:
     h1: str | None = None  # first `# ` heading outside fences, if any
     version: str = ""  # short content hash of the bytes parsed (`confined.version_of`)
     newline: str = "\n"
-    key_lines: dict[str, int] | None = None  # top-level frontmatter key -> 1-based file line
+    key_rows: tuple = ()  # (keys, 1-based file lines) of the top-level frontmatter keys: `key_lines`
     error_line: int | None = None  # 1-based file line a YAML error points at
     metadata_only: bool = False  # over the body limit: frontmatter indexed, body not scanned nor searched
     limit_note: str | None = None  # what a limit left out of the index (body, links), for validate
     purpose_echo: bool = False  # the purpose only repeats the body's prose (`echo.py`): routed as body
 
+    # The frontmatter and its key lines are held as two tuples each, the keys' tuple shared by every
+    # document with the same keys in the same order (`key_row`), and built into dicts only when read:
+    # a dict per document was ~1 KB of the ~3.9 KB a parsed document holds, and route and search read
+    # only `"title" in frontmatter` (issue 15: server RSS). Each read builds a new dict.
+
+    @property
+    def frontmatter(self) -> dict[str, Any]:
+        keys, values = self.front
+        return dict(zip(keys, values))
+
+    @property
+    def key_lines(self) -> dict[str, int] | None:
+        """Top-level frontmatter key -> 1-based file line."""
+        if not self.key_rows:
+            return None
+        keys, lines = self.key_rows
+        return dict(zip(keys, lines))
+
     def line_of(self, key: str) -> int | None:
         """The file line of a top-level frontmatter key, if present."""
-        return (self.key_lines or {}).get(key)
+        if not self.key_rows:
+            return None
+        keys, lines = self.key_rows
+        try:
+            return lines[keys.index(key)]
+        except ValueError:
+            return None
 
     @property
     def folder(self) -> str:
@@ -112,6 +136,25 @@ class Doc:
     def is_knowledge(self) -> bool:
         """Routable and searchable: not a template and not quarantined."""
         return not self.is_template and not self.in_inbox
+
+
+_KEY_ROWS: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def key_row(keys: Any) -> tuple[str, ...]:
+    """One shared tuple for every equal sequence of frontmatter keys (most documents repeat a few)."""
+    found = tuple(keys)
+    return _KEY_ROWS.setdefault(found, found) if len(_KEY_ROWS) < 4096 else found
+
+
+def front_row(meta: dict[str, Any]) -> tuple[tuple[str, ...], tuple[Any, ...]]:
+    """A frontmatter dict as `Doc.front`."""
+    return (key_row(meta), tuple(meta.values()))
+
+
+def key_lines_row(found: dict[str, int] | None) -> tuple:
+    """A key -> line map as `Doc.key_rows`."""
+    return () if found is None else (key_row(found), tuple(found.values()))
 
 
 @dataclass(frozen=True, slots=True)
