@@ -34,18 +34,18 @@ from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .gcpause import bulk
-from .records import Doc, Edge, Link, RuleRef, Section
+from .records import Doc, Edge, Link, RuleRef
 
 if TYPE_CHECKING:
     from .bank import Bank
 
-FORMAT = 3  # 2: issue 15's compact layouts (Slots, 'H' counts, term sets as tuples); 3: frontmatter as tuples
+FORMAT = 3  # 2: compact index layouts (Slots, 'H' counts, term sets); 3: frontmatter, key lines, sections as tuples
 MAGIC = b"MBCACHE\n"
 MAX_FILE_BYTES = 256 << 20
 MAX_DIR_BYTES = 1 << 30
 SUFFIX = ".mbc"
 _FIELDS = tuple(Doc.__dataclass_fields__)
-_NESTED = {"derived_from": Edge, "sections": Section, "links": Link, "rule_refs": RuleRef}
+_NESTED = {"derived_from": Edge, "links": Link, "rule_refs": RuleRef}
 _NESTED_AT = tuple((_FIELDS.index(name), partial(tuple.__new__, kind), {len(kind._fields)})
                    for name, kind in _NESTED.items())
 

@@ -14,7 +14,7 @@ from .echo import echoes
 from .headings import scan_text
 from .limits import ALIAS_EXPANSION_LIMIT, BODY_INDEX_MAX, FRONTMATTER_MAX, LINKS_MAX
 from .paths import DEFAULT_LAYERS, layer_for, resolve_from
-from .records import Doc, Edge, Link, RuleRef, Section, front_row, key_lines_row
+from .records import Doc, Edge, Link, RuleRef, front_row, heads_row, key_lines_row
 
 
 @functools.cache
@@ -386,13 +386,13 @@ def _in_code_span(text: str, pos: int) -> bool:
 
 
 def _scan_body(path: str, body: str, first_line: int
-               ) -> tuple[list[Section], str | None, list[Link], list[RuleRef], int]:
+               ) -> tuple[list[tuple[str, int]], str | None, list[Link], list[RuleRef], int]:
     """Sections, first H1, links and rule references of a body, by regex passes over the whole text.
 
     At most `LINKS_MAX` links are kept; the last item is how many more were found (0 when none).
     """
     headings, fences = scan_text(body, first_line)
-    sections = [Section(title=sys.intern(title), line=line) for level, title, line in headings if level == 2]
+    sections = [(sys.intern(title), line) for level, title, line in headings if level == 2]
     h1 = next((title for level, title, _ in headings if level == 1), None)
     links: list[Link] = []
     refs: list[RuleRef] = []
@@ -580,7 +580,7 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         must_not_define=text_list(meta.get("must_not_define")),
         anchors=text_list(meta.get("anchors")),
         front=front_row(meta),
-        sections=tuple(sections),
+        heads=heads_row(sections),
         links=tuple(links),
         rule_refs=tuple(refs),
         bytes=size,

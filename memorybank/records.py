@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, NamedTuple
 
 # Edges, sections, links and rule references are named tuples, not dataclasses: a bank holds tens of
@@ -67,7 +68,7 @@ class Doc:
     must_not_define: tuple[str, ...]
     anchors: tuple[str, ...]
     front: tuple[tuple[str, ...], tuple[Any, ...]]  # the frontmatter as (keys, values): `frontmatter`
-    sections: tuple[Section, ...]
+    heads: tuple[tuple[str, ...], tuple[int, ...]]  # the sections as (titles, lines): `sections`
     links: tuple[Link, ...]
     rule_refs: tuple[RuleRef, ...]
     bytes: int
@@ -90,6 +91,12 @@ class Doc:
     # document with the same keys in the same order (`key_row`), and built into dicts only when read:
     # a dict per document was ~1 KB of the ~3.9 KB a parsed document holds, and route and search read
     # only `"title" in frontmatter` (issue 15: server RSS). Each read builds a new dict.
+
+    @property
+    def sections(self) -> tuple[Section, ...]:
+        """The level-2 headings, built from `heads` on each read (a named tuple each: ~56 bytes)."""
+        titles, lines = self.heads
+        return tuple(map(_section, zip(titles, lines))) if titles else ()
 
     @property
     def frontmatter(self) -> dict[str, Any]:
@@ -145,6 +152,15 @@ def key_row(keys: Any) -> tuple[str, ...]:
     """One shared tuple for every equal sequence of frontmatter keys (most documents repeat a few)."""
     found = tuple(keys)
     return _KEY_ROWS.setdefault(found, found) if len(_KEY_ROWS) < 4096 else found
+
+
+_section = partial(tuple.__new__, Section)
+NO_HEADS: tuple[tuple[str, ...], tuple[int, ...]] = ((), ())
+
+
+def heads_row(sections: list[tuple[str, int]]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """(title, line) pairs as `Doc.heads`."""
+    return tuple(zip(*sections)) if sections else NO_HEADS  # type: ignore[return-value]
 
 
 def front_row(meta: dict[str, Any]) -> tuple[tuple[str, ...], tuple[Any, ...]]:

@@ -1,6 +1,6 @@
-"""Cold path, third round (issue 15): a document holds its frontmatter and key lines as tuples and builds
-the dicts when read; what it reads back is the YAML as written, from a fresh parse, from the cache and
-through real processes with the cache cold, warm and off."""
+"""Cold path, third round (issue 15): a document holds its frontmatter, key lines and sections as tuples
+and builds the dicts and records when read; what it reads back is the YAML and headings as written, from
+a fresh parse, from the cache and through real processes with the cache cold, warm and off."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from conftest import run_cli
 from memorybank import cache
 from memorybank.bank import Bank
 from memorybank.parse import _key_lines, load_yaml, parse_document
+from memorybank.records import Section
 
 HEADERS = {
     "plain.md": "title: Plain\nstatus: active\npurpose: Why plain.\n",
@@ -27,7 +28,8 @@ HEADERS = {
 def _bank(root: Path) -> Path:
     (root / "ops").mkdir(parents=True)
     for name, header in HEADERS.items():
-        (root / name).write_text(f"---\n{header}---\n# {name}\n\nSee [plain](plain.md).\n", encoding="utf-8")
+        (root / name).write_text(f"---\n{header}---\n# {name}\n\nSee [plain](plain.md).\n\n## Notes\n\nnote\n",
+                                      encoding="utf-8")
     (root / "ops" / "far.md").write_text("# Far, no frontmatter\n\nbody\n", encoding="utf-8")
     (root / "broken.md").write_text("---\ntitle: [unclosed\nstatus: active\n---\n# Broken\n", encoding="utf-8")
     return root
@@ -35,7 +37,8 @@ def _bank(root: Path) -> Path:
 
 def _fields(doc) -> tuple:
     keys = list(doc.frontmatter) + ["missing"]
-    return (doc.frontmatter, doc.key_lines, [doc.line_of(key) for key in keys], doc.derived_from, doc.title)
+    return (doc.frontmatter, doc.key_lines, [doc.line_of(key) for key in keys], doc.derived_from, doc.title,
+            doc.sections, [type(s) for s in doc.sections])
 
 
 def test_frontmatter_and_key_lines_read_back_as_written(tmp_path):
@@ -62,6 +65,11 @@ def test_frontmatter_and_key_lines_read_back_as_written(tmp_path):
     lists = parse_document("lists.md", f"---\n{HEADERS['lists.md']}---\n".encode())
     assert [e.raw for e in lists.derived_from] == ["plain.md", "../ops/far.md", "plain.md"]
     assert lists.frontmatter["derived_from"][0] is lists.derived_from[0].raw  # held once, not twice
+    body = "# Top\n\n## One\n\n```\n## not a heading\n```\n\n### Deeper\n\n## Two words\ntext\n"
+    doc = parse_document("s.md", f"---\ntitle: S\n---\n{body}".encode())
+    assert doc.sections == (Section("One", 6), Section("Two words", 14)) and doc.h1 == "Top"
+    assert all(type(s) is Section for s in doc.sections) and doc.sections[1].title == "Two words"
+    assert parse_document("n.md", b"no headings\n").sections == ()
 
 
 def test_the_cache_restores_what_a_fresh_parse_reads(tmp_path, _private_cache_dir):
@@ -81,7 +89,8 @@ def test_the_cache_restores_what_a_fresh_parse_reads(tmp_path, _private_cache_di
 def test_the_cli_reads_alike_with_the_cache_cold_warm_and_off(tmp_path, _private_cache_dir):
     """Real processes: `read` shows the frontmatter, `validate` the key lines its findings point at."""
     root = _bank(tmp_path / "bank")
-    calls = [("--read", "lists.md"), ("--read", "quoted.md"), ("--validate",)]
+    calls = [("--read", "lists.md"), ("--read", "quoted.md"), ("--validate",),
+             ("--read", "plain.md", "--section", "notes")]
     outputs = {}
     for label, env in (("cold", {}), ("warm", {}), ("off", {"MEMORYBANK_CACHE": "off"})):
         outputs[label] = [run_cli("--root", str(root), *call, "--json", env=env).stdout for call in calls]
@@ -89,3 +98,4 @@ def test_the_cli_reads_alike_with_the_cache_cold_warm_and_off(tmp_path, _private
     read = json.loads(outputs["warm"][0])
     assert read["frontmatter"]["nested"] == {"a": 1, "b": ["x", "y"]}
     assert any(f.get("line") for f in json.loads(outputs["warm"][2])["findings"])
+    assert "note" in json.loads(outputs["warm"][3])["content"]
