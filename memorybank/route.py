@@ -20,7 +20,8 @@ Scoring, per SPEC §5:
   outrank a direct title match, and linearly half of a two-word key (2.5) beats a title word (2).
   Squaring keeps a full key at 5 and makes partial keys fade fast (½ → 1.25, ⅔ → 2.2).
 - issue 14 (over SPEC §5's flat weights): a purpose, title or heading match is × the concept's
-  rarity (`RouteIndex.rarity`: BM25 idf over the routing fields ÷ the idf of a one-document word;
+  rarity (`RouteIndex.rarity`: BM25 idf over the routing fields of the knowledge documents (issue 18,
+  `scaffold.py`) ÷ the idf of a one-document word;
   a concept takes its most common matched form's), so a word most documents' metadata shares stops
   outranking body evidence. Keys are unweighted: the owner of a canonical key keeps its lead. The
   rarity is ≤ 1, so the walk's integer bound below stays an upper bound.
@@ -50,6 +51,7 @@ from .lang import Concept, Lexicon, about_bank, why_intent
 from .plain import shown
 from .query import check_filters, check_query, empty_hint
 from .records import Doc
+from .scaffold import counts_toward_statistics
 from .search import SearchIndex
 
 DEFAULT_LIMIT = 5
@@ -144,6 +146,7 @@ class RouteIndex(DerivedIndex):
         self._factors: dict[tuple[bool, bool], list[float]] = {}
         self._factors_for = (-1, -1)
         self._rarity: dict[str, float] = {}  # term -> idf ÷ the largest idf, cleared on any change
+        self._population: tuple[tuple, tuple[int, frozenset[int]]] = ((), (0, frozenset()))
 
     def factors(self, intent: bool, self_intent: bool = True) -> list[float]:
         """Per document id: layer weight × status × closed work (× why-intent, × the dna/ damping unless
@@ -172,16 +175,29 @@ class RouteIndex(DerivedIndex):
 
         Document frequency counts documents holding the term in any routing field. Cached per term
         until the index changes, so a warm route pays one dict lookup per matched term."""
+        live, left = self.population()  # issue 18: the project's knowledge only (scaffold.py)
         found = self._rarity.get(term)
         if found is None:
             entry = self.postings.get(term)
-            live = len(self.ids)
             if entry is None or live == 0:
                 return 1.0
             holders = entry.purpose | entry.title | entry.key_ids | {slot >> SLOT_BITS for slot in entry.sections}
-            found = _idf(live, len(holders)) / _idf(live, 1)
+            found = _idf(live, len(holders - left)) / _idf(live, 1)
             self._rarity[term] = found
         return found
+
+    # -- issue 18 (adopt-parity): rarity counts the project's knowledge only (scaffold.py) --
+    def population(self) -> tuple[int, frozenset[int]]:
+        """(documents counted toward rarity, ids of the live scaffolding left out); all when nothing else is live."""
+        stamp = (self.bank.generation, len(self.paths), len(self.ids))
+        if self._population[0] != stamp:
+            docs = self.bank.docs
+            left = frozenset(ident for path, ident in self.ids.items()
+                             if (doc := docs.get(path)) is not None and not counts_toward_statistics(doc))
+            self._population = (stamp, (len(self.ids) - len(left), left) if len(left) < len(self.ids)
+                                else (len(self.ids), frozenset()))
+            self._rarity.clear()
+        return self._population[1]
 
     def _posting(self, term: str) -> Postings:
         found = self.postings.get(term)
