@@ -104,6 +104,17 @@ def test_cli_search_puts_the_answer_before_the_contract_unless_asked_about_the_b
     assert json.loads(proc.stdout)["results"][0]["path"] == "dna/cross-references.md"
 
 
+def test_what_counts_toward_statistics(tmp_path: Path) -> None:
+    root = write_bank(tmp_path / "b", {
+        "README.md": "# Top\n\nPlain readme.\n",
+        "notes/README.md": "---\ntitle: Notes\ndoc_function: canonical\n---\n# Notes\n\nKnowledge.\n",
+        "notes/index.md": "---\ntitle: List\ndoc_function: index\n---\n# List\n",
+        "notes/a.md": "# A\n\nKnowledge.\n", "dna/rules.md": "# Rules\n"})
+    bank = Bank(root)
+    bank.refresh()
+    assert sorted(p for p, d in bank.docs.items() if counts_toward_statistics(d)) == ["notes/README.md", "notes/a.md"]
+
+
 def test_a_bank_of_scaffolding_only_counts_every_document(tmp_path: Path) -> None:
     root = write_bank(tmp_path / "b", {
         "README.md": "---\ntitle: Index\ndoc_function: index\n---\n# Index\n\n- [Rules](dna/rules.md) about links\n",
