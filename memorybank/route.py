@@ -182,7 +182,8 @@ class RouteIndex(DerivedIndex):
             if entry is None or live == 0:
                 return 1.0
             holders = entry.purpose | entry.title | entry.key_ids | {slot >> SLOT_BITS for slot in entry.sections}
-            found = _idf(live, len(holders - left)) / _idf(live, 1)
+            # a word only scaffolding holds counts as one document's: the rarity stays ≤ 1 (the walk's bound)
+            found = _idf(live, max(1, len(holders - left))) / _idf(live, 1)
             self._rarity[term] = found
         return found
 

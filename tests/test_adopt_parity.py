@@ -70,6 +70,8 @@ def test_body_statistics_of_the_adopted_copy_are_the_plain_banks(adopted: dict[s
                 old.idf(len(ids)), term
         rarity_old, rarity_new = RouteIndex.of(before), RouteIndex.of(after)
         assert all(rarity_new.rarity(t) == rarity_old.rarity(t) for t in rarity_old.postings)
+        # a word only the contract's metadata holds is as rare as a word one document holds, never rarer
+        assert rarity_new.rarity("lifecycl") == 1.0 and "lifecycl" not in rarity_old.postings
 
 
 def test_route_and_search_rank_the_project_documents_as_before(adopted: dict[str, tuple[Path, Path]]) -> None:
