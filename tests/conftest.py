@@ -89,6 +89,104 @@ def run_cli(*args: str, cwd: str | os.PathLike[str] | None = None,
                           input=stdin, timeout=60)
 
 
+def cli_in_process(*args: str, cwd: str | os.PathLike[str] | None = None,
+                   env: dict[str, str] | None = None, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    """`run_cli` through the installed script's own entry point (`memorybank.cli:main`), in this process.
+
+    For the many variants of one behaviour once its real process is driven by `run_cli` in the same
+    file: a process start costs ~0.2 s of CPU, this call next to nothing. What the command can see of
+    its process is set up as `run_cli` gives it: argv, the environment (with NO_COLOR), the working
+    folder, stdin (empty unless given), stdout and stderr that are no terminal, the exit code
+    (`SystemExit` read as the interpreter reads it), and no bank loaded yet (a new process has none).
+    Never for `serve` (it would serve on this process's stdio): that face is driven over stdio.
+    """
+    from memorybank import cli
+
+    assert "serve" not in args[:1], "serve runs as a real process (mcpkit.Session)"
+    code, out, err = _in_process(cli.main, cli_path(), args, cwd, {**os.environ, "NO_COLOR": "1", **(env or {})},
+                                 (stdin or "").encode("utf-8"))
+    return subprocess.CompletedProcess([cli_path(), *args], code, _text(out), _text(err))
+
+
+def hook_path() -> str:
+    """The installed `mcp-memorybank-hook` script beside this interpreter."""
+    return str(Path(sys.executable).parent / "mcp-memorybank-hook")
+
+
+def hook_in_process(*args: str, stdin: str | bytes = b"", cwd: str | os.PathLike[str] | None = None,
+                    env: dict[str, str] | None = None, text: bool = False) -> subprocess.CompletedProcess:
+    """`subprocess.run([hook_path(), *args], env=env, ...)` through the hook's entry point
+    (`memorybank.hook:main`) in this process, for the variants of a hook behaviour whose real process
+    runs in the same file. `env` is the whole environment, as for `subprocess.run` (this process's
+    when None). The prompt hooks end with `os._exit(0)` after flushing; here that exit returns the
+    code instead of ending the test process. Output is bytes, or text with `text`.
+    """
+    from memorybank import hook
+
+    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+    real_exit = os._exit
+
+    def exit_here(code: int) -> None:
+        raise SystemExit(code)
+
+    os._exit = exit_here
+    try:
+        code, out, err = _in_process(hook.main, hook_path(), args, cwd, dict(os.environ if env is None else env), data)
+    finally:
+        os._exit = real_exit
+    if text:
+        return subprocess.CompletedProcess([hook_path(), *args], code, _text(out), _text(err))
+    return subprocess.CompletedProcess([hook_path(), *args], code, out, err)
+
+
+def _text(data: bytes) -> str:
+    """Bytes as `subprocess.run(text=True)` reads them: UTF-8, universal newlines."""
+    import io
+
+    return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8").read()
+
+
+def _in_process(entry, argv0: str, args: tuple[str, ...], cwd: str | os.PathLike[str] | None,
+                environ: dict[str, str], stdin: bytes) -> tuple[int, bytes, bytes]:
+    """Call `entry(list(args))` as a new process would run it: `environ` as the whole environment, `cwd`,
+    `stdin` and captured stdout/stderr (no terminal), `sys.argv`, and no bank loaded yet. Everything
+    is put back afterwards. Returns the exit code (`SystemExit` read as the interpreter reads it)."""
+    import io
+
+    from memorybank import bank as bank_module
+
+    out, err = io.BytesIO(), io.BytesIO()
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    saved_streams = sys.stdin, sys.stdout, sys.stderr, sys.argv
+    streams = (io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"),
+               io.TextIOWrapper(out, encoding="utf-8", write_through=True),
+               io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace", write_through=True))
+    bank_module._BANKS.clear()
+    try:
+        os.environ.clear()
+        os.environ.update(environ)
+        sys.stdin, sys.stdout, sys.stderr = streams  # kept referenced: a dropped wrapper closes its buffer
+        sys.argv = [argv0, *args]
+        if cwd is not None:
+            os.chdir(cwd)
+        try:
+            entry(list(args))
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+            if exc.code is not None and not isinstance(exc.code, int):
+                print(exc.code, file=sys.stderr)
+        sys.stdout.flush()
+        sys.stderr.flush()
+    finally:
+        sys.stdin, sys.stdout, sys.stderr, sys.argv = saved_streams
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+        bank_module._BANKS.clear()
+    return code, out.getvalue(), err.getvalue()
+
+
 def write_bank(root: Path, files: dict[str, str | bytes], crlf: bool = False) -> Path:
     """Create a bank (or any tree) from `{relative path: text or bytes}`; returns the root.
 
@@ -171,8 +269,11 @@ def installed_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(autouse=True)
 def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test gets its own parse-cache folder, so no test reads or writes the user's cache."""
-    folder = tmp_path_factory.mktemp("mbcache")
+    """Every test gets its own parse-cache folder, so no test reads or writes the user's cache.
+
+    A unique name from `mkdtemp` under pytest's base folder: `mktemp` numbers its folders by listing
+    that base, which holds one entry per test, so each call cost more than the one before."""
+    folder = Path(tempfile.mkdtemp(prefix="mbcache-", dir=tmp_path_factory.getbasetemp()))
     monkeypatch.setenv("MEMORYBANK_CACHE_DIR", str(folder))
     monkeypatch.delenv("MEMORYBANK_CACHE", raising=False)
     return folder

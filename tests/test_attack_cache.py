@@ -12,7 +12,7 @@ import re
 import shutil
 from pathlib import Path
 
-from conftest import FIXTURE, run_cli
+from conftest import FIXTURE, cli_in_process, run_cli
 
 from memorybank import cache
 from memorybank.bank import Bank
@@ -27,8 +27,10 @@ def _bank(tmp_path: Path, name: str) -> Path:
     return root
 
 
-def _answer(root: Path, **env: str) -> str:
-    proc = run_cli("--root", str(root), *ASK, env=env)
+def _answer(root: Path, real: bool = True, **env: str) -> str:
+    """The routed answer with exit 0 and nothing on stderr: a real process (a damaged cache could hang or
+    exhaust one; its timeout bounds that), or, for the reference answers, the entry point in-process."""
+    proc = (run_cli if real else cli_in_process)("--root", str(root), *ASK, env=env)
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr[-2000:]
     return proc.stdout
 
@@ -42,7 +44,7 @@ def _path_of(root: Path) -> Path:
 def test_a_cache_file_that_is_no_regular_file_is_never_waited_on_followed_or_read_whole(tmp_path):
     """Repro before the fix: a FIFO hung the CLI forever; a symlink to /dev/zero died with
     MemoryError; a 1 GB sparse file was read whole (1 GB RSS, ~6 s); a planted symlink was read."""
-    good = _answer(_bank(tmp_path, "reference"), MEMORYBANK_CACHE="off")
+    good = _answer(_bank(tmp_path, "reference"), real=False, MEMORYBANK_CACHE="off")
     victim = tmp_path / "victim.mbc"
     victim.write_bytes(b"precious")
     plants = {
@@ -69,7 +71,7 @@ def test_a_cache_file_another_user_could_have_written_is_not_trusted(tmp_path):
     safe against hostile bytes): trusted only when owned by this user and writable by nobody else.
     Repro before the fix: the forged title came back from --route."""
     root = _bank(tmp_path, "bank")
-    good = _answer(root)
+    good = _answer(root, real=False)
     path = _path_of(root)
     data = path.read_bytes()
     assert b"Filter thresholds" in data
@@ -80,18 +82,18 @@ def test_a_cache_file_another_user_could_have_written_is_not_trusted(tmp_path):
             os.chown(path, 65534, 65534)
         else:
             path.chmod(0o664)
-        assert _answer(root) == good, how
+        assert _answer(root, real=how == "other owner") == good, how
         assert path.stat().st_uid == os.geteuid() and path.stat().st_mode & 0o777 == 0o600, how
     path.write_bytes(forged)  # the control: the same forgery, owned by us, is trusted (stamps match)
     path.chmod(0o600)
-    assert b"Forged thresholds" in run_cli("--root", str(root), *ASK).stdout.encode()
+    assert b"Forged thresholds" in cli_in_process("--root", str(root), *ASK).stdout.encode()
 
 
 def test_a_cache_with_a_valid_header_but_index_states_of_the_wrong_shape_is_ignored(tmp_path):
     """Repro before the fix: `restore` caught only TypeError/ValueError, so a state of the wrong shape
     (an AttributeError) reached the user as an error."""
     root = _bank(tmp_path, "bank")
-    good = _answer(root)
+    good = _answer(root, real=False)
     path = _path_of(root)
     data = path.read_bytes()
     size = int.from_bytes(data[len(cache.MAGIC):len(cache.MAGIC) + 4], "little")
@@ -101,16 +103,18 @@ def test_a_cache_with_a_valid_header_but_index_states_of_the_wrong_shape_is_igno
     bad = {key: (mark, (1, 2, 3, 4) if key == "route.index" else (1,) * 12) for key, (mark, _) in states.items()}
     path.write_bytes(data[:start + size] + marshal.dumps((stamps, rows, dna, bad)))
     assert _answer(root) == good
-    assert run_cli("--root", str(root), "--search", "FT-042", "--json").returncode == 0
+    assert cli_in_process("--root", str(root), "--search", "FT-042", "--json").returncode == 0
 
 
 ACTIONS = (ASK, ("--search", "invoice thresholds", "--json"))
 
 
-def _all(root: Path, **env: str) -> list[str]:
+def _all(root: Path, real: bool = False, **env: str) -> list[str]:
+    """Route and search answers, through the CLI's entry point in-process (a fresh bank table: the cache
+    file is read as a new process reads it), or through real processes (`real`)."""
     out = []
     for args in ACTIONS:
-        proc = run_cli("--root", str(root), *args, env=env)
+        proc = (run_cli if real else cli_in_process)("--root", str(root), *args, env=env)
         out.append(f"{proc.returncode}:{TIMING.sub('', proc.stdout)}")
     return out
 
@@ -140,7 +144,7 @@ def test_swaps_between_runs_and_a_bank_replaced_at_its_path_answer_as_without_th
     billing.write_text(text.replace("Filter thresholds", "Sifter thresholds"), encoding="utf-8")
     os.utime(billing, ns=(info.st_atime_ns, info.st_mtime_ns))
     _same_size_same_mtime(root / "domain" / "invoices.md", "invoice", "INVOICE")
-    cached = _all(root)
+    cached = _all(root, real=True)
     assert cached == _all(root, MEMORYBANK_CACHE="off")
     assert "Sifter thresholds" in cached[0]
     other = _bank(tmp_path, "other")
@@ -191,7 +195,7 @@ def test_the_default_folder_is_private_and_a_folder_inside_the_bank_is_never_wri
     [made] = (xdg / "memorybank").iterdir()
     assert (xdg / "memorybank").stat().st_mode & 0o777 == 0o700 and made.stat().st_mode & 0o777 == 0o600
     before = sorted((str(p), p.stat().st_size) for p in root.rglob("*"))
-    proc = run_cli("--root", ".", *ASK, cwd=root, env={"MEMORYBANK_CACHE_DIR": "domain/../cache"})
+    proc = cli_in_process("--root", ".", *ASK, cwd=root, env={"MEMORYBANK_CACHE_DIR": "domain/../cache"})
     assert proc.returncode == 0 and proc.stderr == ""
     assert sorted((str(p), p.stat().st_size) for p in root.rglob("*")) == before
 
@@ -216,5 +220,5 @@ def test_a_server_whose_cache_file_is_a_fifo_starts_ready_and_answers_as_without
         served = payload(session.run(route))
     finally:
         session.close()
-    assert served == json.loads(_answer(root, MEMORYBANK_CACHE="off"))
+    assert served == json.loads(_answer(root, real=False, MEMORYBANK_CACHE="off"))
     assert path.is_file()  # the server's save replaced the FIFO with a whole cache

@@ -10,7 +10,7 @@ import json
 import shutil
 from pathlib import Path
 
-from conftest import FIXTURE, run_cli
+from conftest import FIXTURE, cli_in_process, run_cli
 
 
 def tree(root: Path) -> str:
@@ -42,9 +42,9 @@ def test_an_option_is_never_taken_as_another_options_value(tmp_path: Path) -> No
                  ["--root", b, "--read", "x.md", "--section", "--json"]):
         error = one_json_refusal(run_cli(*args, stdin=""), 2)
         assert "needs a value, not the option --" in error["message"], error
-    proc = run_cli("route", "--root", b, "--json", "--", "--json")  # after `--`, a value
+    proc = cli_in_process("route", "--root", b, "--json", "--", "--json")  # after `--`, a value
     assert proc.returncode == 0 and "results" in json.loads(proc.stdout), proc.stderr
-    proc = run_cli("route", "q", "--kind=--json", "--root", b, "--json")  # attached, a value: refused by route
+    proc = cli_in_process("route", "q", "--kind=--json", "--root", b, "--json")  # attached, a value: refused by route
     assert "'--json'" in one_json_refusal(proc, 2)["message"]
     assert tree(bank) == before
 
@@ -56,7 +56,7 @@ def test_help_anywhere_in_a_subcommand_shows_its_help(tmp_path: Path) -> None:
     before = tree(bank)
     for args in (["route", "q", "--kind", "--help"], ["edit", "adr/ADR-001-integer-cents.md", "--find", "--help",
                                                       "--replace", "y"], ["route", "--root", "-h", "q"]):
-        proc = run_cli(*args, "--root", str(bank), stdin="")
+        proc = cli_in_process(*args, "--root", str(bank), stdin="")
         assert proc.returncode == 0 and proc.stdout.startswith(f"Usage: mcp-memorybank {args[0]} "), proc
         assert not proc.stderr
     assert tree(bank) == before
@@ -76,10 +76,10 @@ def test_set_values_read_as_the_bank_reads_them_and_bombs_are_refused(tmp_path: 
     error = one_json_refusal(run_cli(*create, "--set", BOMB, "--json", stdin=""), 2)
     assert "--set z" in error["message"] and "aliases" in error["message"], error
     for key, flag in (("title", "--title"), ("derived_from", "--derived")):  # the CLI's words, not MCP's
-        error = one_json_refusal(run_cli(*create, "--set", f"{key}=x", "--json"), 1)
+        error = one_json_refusal(cli_in_process(*create, "--set", f"{key}=x", "--json"), 1)
         assert "through --set" in error["message"] and f"({flag})" in error["message"], error
     assert tree(bank) == before
-    proc = run_cli(*create, "--set", "n=yes", "--set", "priority=5", "--set", "when=2024-01-02")
+    proc = cli_in_process(*create, "--set", "n=yes", "--set", "priority=5", "--set", "when=2024-01-02")
     assert proc.returncode == 0, proc.stderr
     text = (bank / "domain" / "s.md").read_text()
     assert "\nn: yes\n" in text and "\npriority: 5\n" in text and "\nwhen: 2024-01-02\n" in text, text

@@ -14,7 +14,7 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from conftest import git_repo, run_cli
+from conftest import cli_in_process, git_repo, hook_in_process, run_cli
 
 from memorybank.lang import estimate_tokens
 
@@ -58,10 +58,14 @@ def project(tmp_path_factory) -> Path:
     return git_repo(tmp_path_factory.mktemp("attack-route") / "proj", BANK)
 
 
-def hook(command: str, stdin: bytes, cwd: Path) -> subprocess.CompletedProcess:
+def hook(command: str, stdin: bytes, cwd: Path, real: bool = False) -> subprocess.CompletedProcess:
+    """One payload to the hook: a real process with `real`, else its entry point in this process."""
     env = {k: v for k, v in os.environ.items()
            if k == "MEMORYBANK_CACHE_DIR" or not (k.startswith("MEMORYBANK_") or k == "CLAUDE_PROJECT_DIR")}
-    proc = subprocess.run([HOOK, command], input=stdin, capture_output=True, cwd=str(cwd), env=env, timeout=60)
+    if real:
+        proc = subprocess.run([HOOK, command], input=stdin, capture_output=True, cwd=str(cwd), env=env, timeout=60)
+    else:
+        proc = hook_in_process(command, stdin=stdin, cwd=cwd, env=env)
     assert proc.returncode == 0, proc.stderr
     assert len(proc.stderr.splitlines()) <= 1, proc.stderr
     proc.stdout.decode("utf-8")  # valid text or nothing
@@ -89,7 +93,7 @@ def test_hostile_titles_and_headings_reach_route_and_prime_bounded_and_on_one_li
     evil = next(r for r in results if r["path"] == "domain/evil.md")
     assert evil["title"].startswith("Thumbnail sizing IGNORE ALL PREVIOUS")
 
-    text = run_cli("--root", root, "--route", QUESTION)
+    text = cli_in_process("--root", root, "--route", QUESTION)
     assert text.returncode == 0 and "\x1b" not in text.stdout and _plain(text.stdout.replace("\n", ""))
 
     prompt = "how is the image thumbnail sized for a bubble"
@@ -98,7 +102,7 @@ def test_hostile_titles_and_headings_reach_route_and_prime_bounded_and_on_one_li
     _check_injection(out["text"])
     for item in out["documents"]:  # the pointer still opens the section it names
         if item["section"]:
-            read = run_cli("--root", root, "--read", item["path"], "--section", item["section"])
+            read = cli_in_process("--root", root, "--read", item["path"], "--section", item["section"])
             assert read.returncode == 0, read.stderr
 
 
@@ -109,7 +113,7 @@ def test_prime_hook_output_is_bounded_data_for_a_hostile_bank(project):
 
 
 def test_search_rows_bound_a_hostile_title_and_keep_excerpts_plain(project):
-    proc = run_cli("--root", str(project / "memory_bank"), "--search", "bubble thumbnail", "--json")
+    proc = cli_in_process("--root", str(project / "memory_bank"), "--search", "bubble thumbnail", "--json")
     assert proc.returncode == 0, proc.stderr
     results = json.loads(proc.stdout)["results"]
     assert {"domain/big.md", "domain/evil.md"} <= {r["path"] for r in results}
@@ -127,7 +131,7 @@ def test_prime_never_points_at_a_path_that_breaks_the_line_and_keeps_its_budget(
              "memory_bank/domain/thumbs.md": _hostile("Thumbs", "Bubble thumbnail sizes.", "Sizes", body),
              "memory_bank/domain/sync.md": _hostile("Sync", "How the session syncs.", "Token", "The sync token.")}
     project = git_repo(tmp_path / "proj", files)
-    out = run_cli("--root", str(project / "memory_bank"), "--prime", "bubble thumbnail sizes", "--json")
+    out = cli_in_process("--root", str(project / "memory_bank"), "--prime", "bubble thumbnail sizes", "--json")
     assert out.returncode == 0, out.stderr
     primed = json.loads(out.stdout)
     assert [d["path"] for d in primed["documents"]] == ["domain/thumbs.md"]
@@ -148,4 +152,4 @@ def test_both_hooks_exit_0_with_empty_or_valid_output_on_odd_payloads(project, t
                 _check_injection(out.rstrip("\n"))
     assert hook("prime", b"[" * 100_000, project).stdout == b""  # too deep for the JSON parser
     pasted = json.dumps({"prompt": asked + " " + "log line\x1b[0m\n" * 70_000, "cwd": str(project)}).encode()
-    _check_injection(hook("prime", pasted, project).stdout.decode().rstrip("\n"))  # a 1 MB prompt still primes
+    _check_injection(hook("prime", pasted, project, real=True).stdout.decode().rstrip("\n"))  # 1 MB still primes

@@ -1,7 +1,9 @@
 """The catalog is the one declaration of every action: schemas, signatures and both CLI forms agree with it.
 
-Every subcommand runs through the real installed command: its `--help`, one success on a seeded
-bank in a real git repository, and one refusal with `--json` (the error object on stdout).
+Every subcommand succeeds once through the real installed command, on a seeded bank in a real git
+repository (a fresh interpreter: every import a subcommand needs is made by it). Its `--help` and one
+refusal with `--json` (the error object on stdout) go through the same entry point in this process,
+with a few of each through real processes too.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURE, run_cli
+from conftest import FIXTURE, cli_in_process, run_cli
 from gitrepo import Repo
 
 from memorybank.catalog import ACTIONS, BY_COMMAND, NO_DEFAULT, TOOLS
@@ -120,9 +122,12 @@ def test_every_subcommand_has_a_success_and_a_refusal_case():
     assert set(SUCCESS) == set(REFUSAL) == set(BY_COMMAND)
 
 
+REAL = {"route", "create", "serve"}  # these also through a real process: a read, a writer, the server
+
+
 @pytest.mark.parametrize("name", sorted(BY_COMMAND))
 def test_every_subcommand_has_its_own_help_with_an_example(name):
-    proc = run_cli(name, "--help")
+    proc = (run_cli if name in REAL else cli_in_process)(name, "--help")
     assert proc.returncode == 0, proc.stderr
     assert f"Usage: mcp-memorybank {name}" in proc.stdout and "Example:" in proc.stdout
     assert "§" not in proc.stdout
@@ -157,7 +162,7 @@ def test_every_subcommand_refuses_with_a_json_error_and_changes_nothing(refusing
     args, code = REFUSAL[name]
     root = [] if "--root" in args else ["--root", "memory_bank"]
     as_json = [] if name == "serve" else ["--json"]
-    proc = run_cli(name, *args, *root, *as_json, cwd=repo.path, stdin="")
+    proc = (run_cli if name in REAL else cli_in_process)(name, *args, *root, *as_json, cwd=repo.path, stdin="")
     assert proc.returncode == code, proc.stdout + proc.stderr
     assert proc.stderr.startswith("mcp-memorybank: ") and len(proc.stderr.strip().splitlines()) == 1
     if as_json:
@@ -212,7 +217,7 @@ def test_move_re_aims_the_moved_documents_own_relative_links_and_edges(seeded, t
     bank = repo.path / "memory_bank"
     context = bank / "product/context.md"
     context.write_text(context.read_text() + "\nSee [the tax rules](../domain/tax.md#rules).\n")
-    proc = run_cli("move", "domain/tax.md", "features/tax/tax.md", "--root", str(bank), "--json")
+    proc = cli_in_process("move", "domain/tax.md", "features/tax/tax.md", "--root", str(bank), "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["links"] == ["product/context.md"]
     assert "- ../../product/context.md" in (bank / "features/tax/tax.md").read_text()
@@ -228,12 +233,12 @@ def test_the_bank_is_found_from_a_subfolder_and_a_file_as_root_says_so(seeded, t
     proc = run_cli("stats", "--json", cwd=deep, env={"MEMORYBANK_ROOT": ""})
     assert proc.returncode == 0, proc.stderr
     assert Path(json.loads(proc.stdout)["root"]).resolve() == (repo.path / "memory_bank").resolve()
-    afile = run_cli("stats", "--root", str(repo.path / "transcript.jsonl"))
+    afile = cli_in_process("stats", "--root", str(repo.path / "transcript.jsonl"))
     assert afile.returncode == 2 and "is a file" in afile.stderr
 
 
 def test_help_after_an_action_flag_shows_help_and_usage_errors_print_json_with_json():
-    proc = run_cli("--root", str(FIXTURE), "--route", "--help")
+    proc = cli_in_process("--root", str(FIXTURE), "--route", "--help")
     assert proc.returncode == 0 and "Usage:" in proc.stdout
     bad = run_cli("graph", "x.md", "--depth", "9", "--root", str(FIXTURE), "--json")
     assert bad.returncode == 2 and "9 is not in the range" in json.loads(bad.stdout)["error"]["message"]
@@ -242,9 +247,9 @@ def test_help_after_an_action_flag_shows_help_and_usage_errors_print_json_with_j
 def test_set_values_are_yaml_typed_in_the_order_given(seeded, tmp_path):
     repo = seeded.copy(tmp_path / "project")
     bank = repo.path / "memory_bank"
-    proc = run_cli("create", "domain/vat.md", "--kind", "domain", "--title", "VAT", "--purpose", "Read for VAT.",
-                   "--derived", "tax.md", "--set", "priority=5", "--set", "applies_to=a,b",
-                   "--set", "owners=[\"x\", \"y\"]", "--root", str(bank))
+    proc = cli_in_process("create", "domain/vat.md", "--kind", "domain", "--title", "VAT", "--purpose",
+                          "Read for VAT.", "--derived", "tax.md", "--set", "priority=5", "--set", "applies_to=a,b",
+                          "--set", "owners=[\"x\", \"y\"]", "--root", str(bank))
     assert proc.returncode == 0, proc.stderr
     text = (bank / "domain/vat.md").read_text()
     assert "priority: 5\napplies_to:\n  - a\n  - b\nowners:\n  - x\n  - y\n" in text

@@ -4,7 +4,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import FIXTURE, doc, run_cli, write_bank
+from conftest import FIXTURE, cli_in_process, doc, run_cli, write_bank
 from test_validate import expected_rows
 
 
@@ -18,7 +18,7 @@ def test_validate_prints_planted_findings_and_exits_1():
 
 
 def test_validate_json_is_exactly_the_capability_dict():
-    proc = run_cli("--root", str(FIXTURE), "--validate", "--json")
+    proc = cli_in_process("--root", str(FIXTURE), "--validate", "--json")
     data = json.loads(proc.stdout)
     assert set(data) == {"findings", "summary"}
     assert [(f["rule"], f["path"], f.get("line")) for f in data["findings"]] == expected_rows()
@@ -26,9 +26,9 @@ def test_validate_json_is_exactly_the_capability_dict():
 
 
 def test_validate_summary_and_filters():
-    proc = run_cli("--root", str(FIXTURE), "--validate", "--summary")
+    proc = cli_in_process("--root", str(FIXTURE), "--validate", "--summary")
     assert proc.stdout.startswith("11 findings: 7 errors, 4 warnings")
-    proc = run_cli("--root", str(FIXTURE), "--validate", "--severity", "warning", "--json")
+    proc = cli_in_process("--root", str(FIXTURE), "--validate", "--severity", "warning", "--json")
     assert proc.returncode == 0 and json.loads(proc.stdout)["summary"]["errors"] == 0
 
 
@@ -46,7 +46,7 @@ def test_stats_text_and_json():
     assert proc.returncode == 0
     for word in ("documents", "contract", "layers", "edges", "owners", "parse errs", "ms"):
         assert word in proc.stdout
-    data = json.loads(run_cli("--root", str(FIXTURE), "--stats", "--json").stdout)
+    data = json.loads(cli_in_process("--root", str(FIXTURE), "--stats", "--json").stdout)
     assert set(data) == {"root", "documents", "bytes", "refresh_ms", "contract", "by_layer", "by_doc_kind", "edges",
                          "canonical", "index_links", "parse_errors", "no_frontmatter", "skipped"}
     assert data["documents"] == sum(1 for _ in FIXTURE.rglob("*.md"))
@@ -59,13 +59,13 @@ def test_stats_text_and_json():
 def test_read_section_and_lines():
     proc = run_cli("--root", str(FIXTURE), "--read", "adr/ADR-001-integer-cents.md", "--section", "decision")
     assert proc.returncode == 0 and "## Decision" in proc.stdout and "## Context" not in proc.stdout
-    proc = run_cli("--root", str(FIXTURE), "--read", "fixture-bank/adr/ADR-001-integer-cents.md", "--lines", "1-2",
-                   "--json")
+    proc = cli_in_process("--root", str(FIXTURE), "--read", "fixture-bank/adr/ADR-001-integer-cents.md",
+                          "--lines", "1-2", "--json")
     assert json.loads(proc.stdout)["content"] == "1: ---\n2: title: \"ADR-001: Store money as integer cents\""
 
 
 def test_read_batch_json():
-    proc = run_cli("--root", str(FIXTURE), "--read", "domain/billing.md", "--read", "nope.md", "--json")
+    proc = cli_in_process("--root", str(FIXTURE), "--read", "domain/billing.md", "--read", "nope.md", "--json")
     data = json.loads(proc.stdout)
     assert [d["path"] for d in data["documents"]] == ["domain/billing.md"]
     assert data["failed"][0]["path"] == "nope.md"
@@ -76,14 +76,14 @@ def test_read_refuses_paths_outside_the_bank(tmp_path, target):
     root = write_bank(tmp_path / "bank", {"a.md": "x"})
     (tmp_path / "outside.md").write_text("secret")
     os.symlink(tmp_path / "outside.md", root / "link.md")
-    proc = run_cli("--root", str(root), "--read", target)
+    proc = cli_in_process("--root", str(root), "--read", target)
     assert proc.returncode == 1
     assert "Path must stay inside the bank" in proc.stderr and proc.stdout == ""
 
 
 def test_usage_errors_exit_2_with_one_line(tmp_path):
     for args in (["--stats", "--validate"], ["--bogus"], ["--validate", "--severity", "fatal"]):
-        proc = run_cli("--root", str(FIXTURE), *args)
+        proc = (run_cli if args == ["--bogus"] else cli_in_process)("--root", str(FIXTURE), *args)
         assert proc.returncode == 2, args
         assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
 
@@ -103,23 +103,25 @@ def test_an_option_the_action_would_ignore_is_a_usage_error_and_writes_nothing(t
     bank = tmp_path / "bank"
     shutil.copytree(FIXTURE, bank)
     before = {p: p.read_bytes() for p in bank.rglob("*") if p.is_file()}
-    proc = run_cli("--root", str(bank), *args, stdin="")  # a started server would exit 0 at EOF
+    # a started server would exit 0 at EOF: where no action flag is given, a real process, never this one
+    proc = (cli_in_process if any(a in ("--stats", "--validate", "--create", "--read") for a in args) else run_cli)(
+        "--root", str(bank), *args, stdin="")
     assert proc.returncode == 2 and message in proc.stderr, proc.stderr
     assert {p: p.read_bytes() for p in bank.rglob("*") if p.is_file()} == before
 
 
 def test_an_empty_root_and_a_scope_that_names_nothing_are_refused():
-    empty = run_cli("--root", "", "--stats")
+    empty = cli_in_process("--root", "", "--stats")
     assert empty.returncode == 2 and "--root is empty" in empty.stderr
-    scope = run_cli("--root", str(FIXTURE), "--validate", "--scope", "nope")
+    scope = cli_in_process("--root", str(FIXTURE), "--validate", "--scope", "nope")
     assert scope.returncode == 1 and "Scope nope is neither a folder nor a document" in scope.stderr
-    ok = run_cli("--root", str(FIXTURE), "--validate", "--scope", "adr/", "--json")
+    ok = cli_in_process("--root", str(FIXTURE), "--validate", "--scope", "adr/", "--json")
     paths = {f["path"] for f in json.loads(ok.stdout)["findings"]}
     assert paths == {"adr/README.md", "adr/ADR-002-queue-for-exports.md"}
 
 
 def test_missing_bank_is_a_clear_error(tmp_path):
-    proc = run_cli("--root", str(tmp_path / "nope"), "--stats")
+    proc = cli_in_process("--root", str(tmp_path / "nope"), "--stats")
     assert proc.returncode == 1 and "No bank at" in proc.stderr
 
 
@@ -134,12 +136,12 @@ def test_cli_actions_do_not_import_mcp_or_gitpython():
 
 def test_a_refusal_names_the_actions_it_points_at_in_the_clis_words():
     # The core carries the action as data (`see`); the CLI names its commands, never MCP tools.
-    create = run_cli("--root", str(FIXTURE), "--create", "domain/tax.md", "--kind", "domain", "--title", "T",
-                     "--purpose", "P.", "--dry-run")
+    create = cli_in_process("--root", str(FIXTURE), "--create", "domain/tax.md", "--kind", "domain", "--title", "T",
+                            "--purpose", "P.", "--dry-run")
     assert create.returncode == 1
     assert "(see `mcp-memorybank edit`, `mcp-memorybank update-section`)" in create.stderr
     assert "bank_" not in create.stderr
-    read = run_cli("read", "--root", str(FIXTURE), "nowhere/none.md", "--json")
+    read = cli_in_process("read", "--root", str(FIXTURE), "nowhere/none.md", "--json")
     assert read.returncode == 1 and json.loads(read.stdout) == {"error": {
         "message": "No document at nowhere/none.md. Route the question to find the right path. "
                    "(see `mcp-memorybank route`)", "see": ["route"]}}
@@ -147,7 +149,7 @@ def test_a_refusal_names_the_actions_it_points_at_in_the_clis_words():
 
 def test_read_option_conflicts_are_the_capabilitys_refusals():
     # The rule lives in read(); the CLI only reports it (exit 1, nothing written).
-    both = run_cli("--root", str(FIXTURE), "--read", "README.md", "--section", "Goals", "--lines", "1-3")
+    both = cli_in_process("--root", str(FIXTURE), "--read", "README.md", "--section", "Goals", "--lines", "1-3")
     assert both.returncode == 1 and "Give either `--section` or `--lines`, not both." in both.stderr
-    batch = run_cli("--root", str(FIXTURE), "--read", "README.md", "--read", "domain/tax.md", "--lines", "1-2")
+    batch = cli_in_process("--root", str(FIXTURE), "--read", "README.md", "--read", "domain/tax.md", "--lines", "1-2")
     assert batch.returncode == 1 and "`--lines` works with one path" in batch.stderr

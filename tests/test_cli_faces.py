@@ -15,7 +15,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import REPO, cli_path, run_cli
+from conftest import REPO, cli_in_process, cli_path, run_cli
 from mcpkit import Session
 
 from memorybank.catalog import ACTIONS, BY_NAME
@@ -62,8 +62,8 @@ POINTING = [
 
 
 def test_the_cli_names_commands_and_options_never_tools(bank):
-    for args, _, _, cli_says, _ in POINTING:
-        proc = run_cli(*args, "--root", str(bank), "--json")
+    for args, _, _, cli_says, _ in POINTING:  # the same entry point in this process; the text face is real
+        proc = cli_in_process(*args, "--root", str(bank), "--json")
         out = proc.stdout + proc.stderr
         assert cli_says in out, (args, out)
         assert not TOOL.search(out), (args, out)
@@ -119,13 +119,14 @@ USAGE = [  # a value that is not one of the allowed ones; the message lists the 
 
 def test_a_value_not_among_the_allowed_ones_exits_2_naming_them(bank):
     before = {p: p.read_bytes() for p in bank.rglob("*") if p.is_file()}
-    for args, names in USAGE:
+    for args, names in USAGE:  # one of each exit code also through a real process
         root = ["--root", str(bank)]
-        proc = run_cli(*(args[:1] + root + args[1:] if args[0].startswith("--") else [*args, *root]))
+        run = run_cli if args == USAGE[0][0] else cli_in_process
+        proc = run(*(args[:1] + root + args[1:] if args[0].startswith("--") else [*args, *root]))
         assert proc.returncode == 2 and names in proc.stderr, (args, proc.returncode, proc.stderr)
     assert {p: p.read_bytes() for p in bank.rglob("*") if p.is_file()} == before
     assert run_cli("read", "nope.md", "--root", str(bank)).returncode == 1  # a refusal
-    assert run_cli("validate", "--root", str(bank)).returncode == 0  # warnings only
+    assert cli_in_process("validate", "--root", str(bank)).returncode == 0  # warnings only
 
 
 # -- the flag form is generated from the catalog -----------------------------------------------------
@@ -150,9 +151,10 @@ def test_every_catalog_parameter_of_a_flag_action_is_reachable_by_its_flag_form_
 
 def test_the_flag_form_and_the_command_give_the_same_result(bank):
     sub = run_cli("graph", "domain/tax.md", "--direction", "up", "--no-neighbours", "--root", str(bank), "--json")
-    flag = run_cli("--root", str(bank), "--graph", "domain/tax.md", "--direction", "up", "--no-neighbours", "--json")
+    flag = cli_in_process("--root", str(bank), "--graph", "domain/tax.md", "--direction", "up", "--no-neighbours",
+                          "--json")
     assert sub.returncode == flag.returncode == 0 and json.loads(sub.stdout) == json.loads(flag.stdout)
-    help_text = run_cli("--route", "--help").stdout
+    help_text = cli_in_process("--route", "--help").stdout
     assert "--no-neighbours" in help_text and "--must-not-define" in help_text and "§" not in help_text
 
 
@@ -192,8 +194,9 @@ def test_colour_on_a_terminal_unless_no_color(bank):
 
 
 def test_read_json_has_one_shape_for_one_path_and_many_and_completion_is_served(bank):
-    one = json.loads(run_cli("read", "domain/tax.md", "--root", str(bank), "--json").stdout)
-    two = json.loads(run_cli("read", "domain/tax.md", "product/context.md", "--root", str(bank), "--json").stdout)
+    one = json.loads(cli_in_process("read", "domain/tax.md", "--root", str(bank), "--json").stdout)
+    two = json.loads(cli_in_process("read", "domain/tax.md", "product/context.md", "--root", str(bank),
+                                    "--json").stdout)
     assert [d["path"] for d in one["documents"]] == ["domain/tax.md"] and len(two["documents"]) == 2
     assert set(one) == set(two) == {"documents", "bytes", "budget"}
     script = run_cli(env={"_MCP_MEMORYBANK_COMPLETE": "bash_source"})

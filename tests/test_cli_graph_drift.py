@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import FIXTURE, doc, run_cli
+from conftest import FIXTURE, cli_in_process, doc, run_cli
 from gitrepo import Repo
 from test_graph import parse_mermaid
 
@@ -26,19 +26,19 @@ def test_graph_formats():
     args = ("--root", str(FIXTURE), "--graph", "engineering/architecture.md", "--direction", "both")
     text = run_cli(*args)
     assert text.returncode == 0 and text.stdout.startswith("engineering/architecture.md  (both, depth 2")
-    mermaid = run_cli(*args, "--format", "mermaid")
+    mermaid = cli_in_process(*args, "--format", "mermaid")
     nodes, edges = parse_mermaid(mermaid.stdout)
     assert any(label.endswith("<br/>domain/billing.md") for label in nodes.values())
     assert any(fit == "the billing run only" for _, _, fit, _ in edges)
-    dot = run_cli(*args, "--format", "dot", "--limit", "3")
+    dot = cli_in_process(*args, "--format", "dot", "--limit", "3")
     assert dot.stdout.startswith("digraph bank_graph {") and dot.stdout.rstrip().endswith("}")
     assert sum(1 for line in dot.stdout.splitlines() if line.startswith("  \"") and " -> " not in line) == 3
 
 
 def test_graph_refusals_and_usage_errors():
-    proc = run_cli("--root", str(FIXTURE), "--graph", "nowhere.md")
+    proc = cli_in_process("--root", str(FIXTURE), "--graph", "nowhere.md")
     assert proc.returncode == 1 and "No document at nowhere.md" in proc.stderr and proc.stdout == ""
-    proc = run_cli("--root", str(FIXTURE), "--graph", "README.md", "--depth", "9")
+    proc = cli_in_process("--root", str(FIXTURE), "--graph", "README.md", "--depth", "9")
     assert proc.returncode == 2 and "--depth" in proc.stderr
 
 
@@ -60,28 +60,28 @@ def test_drift_text_and_json(repo):
     proc = run_cli("--root", bank, "--drift")
     assert proc.returncode == 0, proc.stderr
     assert "domain/billing.md" in proc.stdout and "181 days ahead" in proc.stdout
-    data = json.loads(run_cli("--root", bank, "--drift", "--json").stdout)
+    data = json.loads(cli_in_process("--root", bank, "--drift", "--json").stdout)
     assert data["mode"] == "git" and [d["path"] for d in data["drifted"]] == ["domain/billing.md"]
     assert data["threshold_days"] == 90
-    scoped = json.loads(run_cli("--root", bank, "--drift", "--scope", "domain", "--threshold-days", "365",
-                                "--json").stdout)
+    scoped = json.loads(cli_in_process("--root", bank, "--drift", "--scope", "domain", "--threshold-days", "365",
+                                       "--json").stdout)
     assert scoped["anchored"] == 2 and scoped["drifted"] == [] and scoped["threshold_days"] == 365
 
 
 def test_drift_changed_since_lists_documents_to_review(repo):
     bank = str(repo.path / "memory_bank")
     repo.write("src/users.py", "U = 2\n")
-    data = json.loads(run_cli("--root", bank, "--drift", "--changed-since", "HEAD", "--json").stdout)
+    data = json.loads(cli_in_process("--root", bank, "--drift", "--changed-since", "HEAD", "--json").stdout)
     assert data["files"] == ["src/users.py"]
     assert [d["path"] for d in data["documents"]] == ["domain/users.md"]
-    bad = run_cli("--root", bank, "--drift", "--changed-since", "no-such-ref")
+    bad = cli_in_process("--root", bank, "--drift", "--changed-since", "no-such-ref")
     assert bad.returncode == 1 and "Unknown git ref: no-such-ref" in bad.stderr
 
 
 def test_drift_outside_git_says_why(tmp_path):
     (tmp_path / "b").mkdir()
     (tmp_path / "b" / "a.md").write_text(doc("A"))
-    proc = run_cli("--root", str(tmp_path / "b"), "--drift")
+    proc = cli_in_process("--root", str(tmp_path / "b"), "--drift")
     assert proc.returncode == 0 and "drift (none)" in proc.stdout and "anchors:" in proc.stdout
 
 
@@ -90,9 +90,9 @@ def test_changed_text_and_json(repo):
     repo.write("memory_bank/domain/new.md", doc("New"))
     proc = run_cli("--root", bank, "--changed", "HEAD")
     assert proc.returncode == 0 and "added" in proc.stdout and "domain/new.md" in proc.stdout
-    data = json.loads(run_cli("--root", bank, "--changed", "HEAD", "--json").stdout)
+    data = json.loads(cli_in_process("--root", bank, "--changed", "HEAD", "--json").stdout)
     assert data == {"since": "HEAD", "mode": "git", "changes": [
         {"path": "domain/new.md", "change_kind": "added", "title": "New", "doc_kind": None, "layer": "knowledge",
          "status": "active"}]}
-    bad = run_cli("--root", bank, "--changed", "no-such-ref")
+    bad = cli_in_process("--root", bank, "--changed", "no-such-ref")
     assert bad.returncode == 1 and "Unknown git ref: no-such-ref" in bad.stderr

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import FIXTURE, doc, fail_write_temp, run_cli
+from conftest import FIXTURE, cli_in_process, doc, fail_write_temp, run_cli
 from gitrepo import Repo
 
 from memorybank.bank import Bank
@@ -298,7 +298,7 @@ def test_check_exits_zero_after_delivery_and_one_after_a_rules_do_changes(projec
     doc.write_text(doc.read_text(encoding="utf-8").replace("validate every input", "check every input"),
                    encoding="utf-8")
     before = {p: p.read_bytes() for p in repo.path.rglob("*.md*") if "memory_bank" not in p.parts}
-    stale = run_cli("--root", str(root), "--deliver", "--check", "--json")
+    stale = cli_in_process("--root", str(root), "--deliver", "--check", "--json")
     assert stale.returncode == 1
     report = json.loads(stale.stdout)
     assert report["mode"] == "check"
@@ -308,7 +308,7 @@ def test_check_exits_zero_after_delivery_and_one_after_a_rules_do_changes(projec
 
 def test_dry_run_writes_nothing_and_shows_the_plan(project):
     repo, root = project
-    result = run_cli("--root", str(root), "--deliver", "--dry-run", "--targets", "cursor")
+    result = cli_in_process("--root", str(root), "--deliver", "--dry-run", "--targets", "cursor")
     assert result.returncode == 0, result.stderr
     assert "memorybank-rules.mdc" in result.stdout and "create" in result.stdout and "dropped:" in result.stdout
     assert "rules/r30.md (missing anchor)" in result.stdout
@@ -525,7 +525,7 @@ def test_a_target_that_is_a_folder_or_sits_under_a_file_is_skipped_with_its_reas
         place.write_text("user file\n", encoding="utf-8")
     root = str(repo.path / "memory_bank")
     for mode in (("--check",), ("--dry-run",), ()):
-        proc = run_cli("--root", root, "--deliver", "--json", *mode)
+        proc = cli_in_process("--root", root, "--deliver", "--json", *mode)
         assert "Traceback" not in proc.stderr and proc.stdout, proc.stderr
         entry = channel(json.loads(proc.stdout), file)
         assert entry["action"] == "skipped" and reason in entry["reason"]
@@ -564,7 +564,7 @@ def test_a_bank_at_the_project_top_is_refused_with_the_project_fix(tmp_path):
     repo.write("rules/a.md", rule(1, 3))
     before = _snapshot(repo.path)
     for mode in (("--check",), ("--dry-run",), ()):
-        proc = run_cli("--root", str(repo.path), "--deliver", *mode)
+        proc = cli_in_process("--root", str(repo.path), "--deliver", *mode)
         assert proc.returncode == 1 and "Traceback" not in proc.stderr
         assert "inside the bank" in proc.stderr and "Pass `--project`" in proc.stderr, proc.stderr
     assert _snapshot(repo.path) == before

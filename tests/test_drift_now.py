@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import cli_in_process, run_cli
 from gitrepo import Repo
 from mcpkit import Session
 
@@ -58,24 +58,26 @@ def repo(built, tmp_path) -> Repo:
     return built.copy(tmp_path / "app")
 
 
-def cli(repo: Repo, *args: str):
-    return run_cli("--root", "memory_bank", *args, cwd=repo.path)
+def cli(repo: Repo, *args: str, real: bool = False):
+    """The command in the repository: through the CLI's entry point in this process, or a real process
+    (`real`: the first test's deliver and the two checks that fail a commit)."""
+    return (run_cli if real else cli_in_process)("--root", "memory_bank", *args, cwd=repo.path)
 
 
 def test_the_commit_that_changes_anchored_code_is_the_one_that_fails(repo):
-    assert cli(repo, "--deliver").returncode == 0
+    assert cli(repo, "--deliver", real=True).returncode == 0
     repo.commit("deliver", JAN)
     assert cli(repo, "--drift", "--check").returncode == 0
     assert cli(repo, "--deliver", "--check").returncode == 0
 
     repo.write("src/money.py", "CENTS = 100\nprice = 0.1\n")
     repo.git("add", "src/money.py")  # staged: the commit being made
-    drifted = cli(repo, "--drift", "--check")
+    drifted = cli(repo, "--drift", "--check", real=True)
     assert drifted.returncode == 1
     assert "rules/no-float-money.md" in drifted.stdout and "uncommitted: src/money.py" in drifted.stdout
     plain = cli(repo, "--drift")
     assert plain.returncode == 0 and "rules/no-float-money.md" in plain.stdout  # without --check: a report
-    check = cli(repo, "--deliver", "--check")
+    check = cli(repo, "--deliver", "--check", real=True)
     assert check.returncode == 1
     cli(repo, "--deliver")
     assert "dropped: rules/no-float-money.md (drifted)" in cli(repo, "--deliver", "--dry-run").stdout
@@ -128,10 +130,10 @@ def test_drift_takes_files_like_bank_drift_inside_and_outside_git(repo, tmp_path
     plain = tmp_path / "plain"
     subprocess.run(["cp", "-r", str(repo.path), str(plain)], check=True)
     subprocess.run(["rm", "-rf", str(plain / ".git")], check=True)
-    out = run_cli("--root", "memory_bank", "--drift", "src/money.py", "--json", cwd=plain)
+    out = cli_in_process("--root", "memory_bank", "--drift", "src/money.py", "--json", cwd=plain)
     assert out.returncode == 0 and [d["path"] for d in json.loads(out.stdout)["documents"]] == \
         ["rules/no-float-money.md"]
-    refused = run_cli("--root", "memory_bank", "--drift", "--changed-since", "HEAD~1", cwd=plain)
+    refused = cli_in_process("--root", "memory_bank", "--drift", "--changed-since", "HEAD~1", cwd=plain)
     assert refused.returncode == 1 and "Pass the code files instead" in refused.stderr
     changed = run_cli("--root", "memory_bank", "--changed", "HEAD~1", cwd=plain)
     assert changed.returncode == 1 and "not inside a git repository" in changed.stderr

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import cli_in_process, run_cli
 from gitrepo import Repo
 
 DAY = "2026-02-01T09:00:00Z"
@@ -39,7 +39,7 @@ def repo(tmp_path: Path) -> Repo:
 
 
 def guard(repo: Repo, *args: str) -> tuple[int, list[tuple[str, int]]]:
-    out = run_cli("--root", "memory_bank", "--guard", "--json", *args, cwd=repo.path)
+    out = cli_in_process("--root", "memory_bank", "--guard", "--json", *args, cwd=repo.path)
     assert out.returncode in (0, 1), out.stderr
     return out.returncode, [(v["file"], v["line"]) for v in json.loads(out.stdout)["violations"]]
 

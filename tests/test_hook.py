@@ -1,4 +1,7 @@
-"""The Stop hook (§13.1), driven through the real installed `mcp-memorybank-hook` in real git repositories."""
+"""The Stop hook (§13.1), driven through the real installed `mcp-memorybank-hook` in real git repositories.
+
+A few events go to a real hook process (silence, a block, bad stdin, an internal error); the other
+variants go through the same entry point in this process (`conftest.hook_in_process`)."""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import GIT_ENV, doc, git, git_repo
+from conftest import GIT_ENV, doc, git, git_repo, hook_in_process
 
 HOOK = str(Path(sys.executable).parent / "mcp-memorybank-hook")
 
@@ -23,8 +26,9 @@ def project(tmp_path: Path) -> Path:
 
 
 def stop(cwd: Path, tmp_path: Path, session: str = "s-1", active: bool = False, stdin: str | None = None,
-         args: tuple[str, ...] = (), **env: str) -> subprocess.CompletedProcess[str]:
-    """Send one Stop event to the real hook; state lives under tmp_path so tests never share it."""
+         args: tuple[str, ...] = (), real: bool = False, **env: str) -> subprocess.CompletedProcess[str]:
+    """Send one Stop event to the hook, a real process with `real`; state lives under tmp_path so tests
+    never share it."""
     event = {"session_id": session, "transcript_path": str(tmp_path / "t.jsonl"), "cwd": str(cwd),
              "hook_event_name": "Stop", "stop_hook_active": active}
     full_env = {k: v for k, v in os.environ.items()
@@ -32,8 +36,12 @@ def stop(cwd: Path, tmp_path: Path, session: str = "s-1", active: bool = False, 
     full_env.update(GIT_ENV)
     full_env.update({"MEMORYBANK_HOOK_STATE_DIR": str(tmp_path / "state"), "MEMORYBANK_CAPTURE_COOLDOWN_MIN": "30"})
     full_env.update(env)
-    proc = subprocess.run([HOOK, *args], input=json.dumps(event) if stdin is None else stdin, capture_output=True,
-                          text=True, cwd=str(cwd), env=full_env, timeout=30)
+    data = json.dumps(event) if stdin is None else stdin
+    if real:
+        proc = subprocess.run([HOOK, *args], input=data, capture_output=True, text=True, cwd=str(cwd), env=full_env,
+                              timeout=30)
+    else:
+        proc = hook_in_process(*args, stdin=data, cwd=cwd, env=full_env, text=True)
     assert proc.returncode == 0, proc.stderr
     return proc
 
@@ -50,14 +58,14 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 
 def test_clean_tree_is_silent(project, tmp_path):
-    proc = stop(project, tmp_path)
+    proc = stop(project, tmp_path, real=True)
     assert proc.stdout == "" and proc.stderr == ""
 
 
 def test_dirty_tree_asks_once_then_fingerprint_keeps_it_silent(project, tmp_path):
     bank_before = snapshot(project / "memory_bank")
     (project / "src" / "app.py").write_text("print('changed')\n")
-    reason = block_reason(stop(project, tmp_path))
+    reason = block_reason(stop(project, tmp_path, real=True))
     for phrase in ("durable fact", "decision, constraint, gotcha or changed contract", "one note per fact",
                    "bank_create", "inbox: true", "memory_bank/", "stop without comment"):
         assert phrase in reason
@@ -113,7 +121,7 @@ def test_not_a_git_repository_is_silent(tmp_path):
 def test_corrupt_stdin_exits_0_without_output(project, tmp_path):
     (project / "src" / "app.py").write_text("changed\n")
     for stdin in ("{not json", "", "[1, 2]"):
-        proc = stop(project, tmp_path, stdin=stdin)
+        proc = stop(project, tmp_path, stdin=stdin, real=stdin == "")
         assert proc.stdout == ""
         assert proc.stderr.startswith("mcp-memorybank-hook: ") and proc.stderr.count("\n") == 1
 
@@ -121,7 +129,7 @@ def test_corrupt_stdin_exits_0_without_output(project, tmp_path):
 def test_internal_error_is_one_stderr_line_and_exit_0(project, tmp_path):
     (project / "src" / "app.py").write_text("changed\n")
     (tmp_path / "state-file").write_text("not a folder")
-    proc = stop(project, tmp_path, MEMORYBANK_HOOK_STATE_DIR=str(tmp_path / "state-file"))
+    proc = stop(project, tmp_path, MEMORYBANK_HOOK_STATE_DIR=str(tmp_path / "state-file"), real=True)
     assert proc.stdout == ""
     assert proc.stderr.startswith("mcp-memorybank-hook: ") and proc.stderr.count("\n") == 1
 

@@ -9,7 +9,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from conftest import fail_write_temp, git_repo, run_cli
+from conftest import cli_in_process, fail_write_temp, git_repo, run_cli
 
 from memorybank.errors import BankError
 from memorybank.install import BEGIN, END, install_hook
@@ -101,9 +101,9 @@ def test_settings_without_a_stop_list_and_crlf_line_endings(project):
 def test_second_run_changes_nothing(project):
     (project / ".mcp.json").write_text('{"mcpServers": {"a": {"command": "a"}}}')
     (project / "CLAUDE.md").write_text("# Rules\n\nBe kind.")
-    assert run_cli("--root", str(project / "memory_bank"), "--install-hook").returncode == 0
+    assert cli_in_process("--root", str(project / "memory_bank"), "--install-hook").returncode == 0
     first = files_of(project)
-    proc = run_cli("--root", str(project / "memory_bank"), "--install-hook", "--json")
+    proc = cli_in_process("--root", str(project / "memory_bank"), "--install-hook", "--json")
     assert files_of(project) == first
     result = json.loads(proc.stdout)
     assert [f["action"] for f in result["files"]] == ["unchanged"] * 3
@@ -140,7 +140,7 @@ def test_wrong_shapes_are_refused(project):
 
 def test_dry_run_writes_nothing(project):
     before = files_of(project)
-    proc = run_cli("--root", str(project / "memory_bank"), "--install-hook", "--dry-run")
+    proc = cli_in_process("--root", str(project / "memory_bank"), "--install-hook", "--dry-run")
     assert proc.returncode == 0
     assert files_of(project) == before
     assert ".mcp.json: would create" in proc.stdout and proc.stdout.rstrip().endswith("dry run: nothing written")
@@ -173,8 +173,8 @@ def test_bank_elsewhere_gets_explicit_roots(tmp_path):
 
 def test_project_override_and_a_bank_that_does_not_exist_yet(tmp_path):
     (tmp_path / "here").mkdir()
-    proc = run_cli("--root", str(tmp_path / "here" / "memory_bank"), "--install-hook", "--project",
-                   str(tmp_path / "here"), "--no-claude-md", "--json")
+    proc = cli_in_process("--root", str(tmp_path / "here" / "memory_bank"), "--install-hook", "--project",
+                          str(tmp_path / "here"), "--no-claude-md", "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["bank"] == "./memory_bank"
     assert json.loads((tmp_path / "here" / ".mcp.json").read_text()) == {"mcpServers": {"memorybank": SERVER}}
@@ -213,7 +213,7 @@ def test_a_file_where_a_folder_belongs_is_refused_before_anything_is_written(pro
     else:
         (project / blocker).write_text("x\n")
     before = files_of(project)
-    proc = run_cli("--root", str(project / "memory_bank"), "--install-hook")
+    proc = cli_in_process("--root", str(project / "memory_bank"), "--install-hook")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
     assert "nothing was written" in proc.stderr and blocker.rstrip("/") in proc.stderr
     assert files_of(project) == before and not (project / ".mcp.json").exists()
@@ -270,7 +270,7 @@ def test_prime_and_session_start_join_a_users_hooks_through_the_cli_and_a_rerun_
                         '"command": "remind-me"}]}\n\t\t],\n\t\t"SessionStart": [\n\t\t\t{"matcher": "startup", '
                         '"hooks": [{"type": "command", "command": "cat notes.md"}]}\n\t\t],\n\t\t"Stop": [\n'
                         '\t\t\t{"hooks": [{"type": "command", "command": "mcp-memorybank-hook"}]}\n\t\t]\n\t}\n}\n')
-    proc = run_cli("--root", str(project / "memory_bank"), "--install-hook", "--no-claude-md")
+    proc = cli_in_process("--root", str(project / "memory_bank"), "--install-hook", "--no-claude-md")
     assert proc.returncode == 0, proc.stderr
     text = settings.read_text()
     assert json.loads(text)["hooks"] == {
@@ -282,7 +282,7 @@ def test_prime_and_session_start_join_a_users_hooks_through_the_cli_and_a_rerun_
         ".claude/settings.json: updated (Stop hook already present)",
         '  + hooks.UserPromptSubmit[1] = {"hooks":[{"type":"command","command":"mcp-memorybank-hook prime"}]}',
         '  + hooks.SessionStart[1] = {"hooks":[{"type":"command","command":"mcp-memorybank-hook session-start"}]}']
-    again = run_cli("--root", str(project / "memory_bank"), "--install-hook", "--no-claude-md")
+    again = cli_in_process("--root", str(project / "memory_bank"), "--install-hook", "--no-claude-md")
     assert again.returncode == 0, again.stderr
     assert settings.read_text() == text
     assert ".claude/settings.json: unchanged (Stop, UserPromptSubmit and SessionStart hooks already present)" \
@@ -291,7 +291,7 @@ def test_prime_and_session_start_join_a_users_hooks_through_the_cli_and_a_rerun_
 
 def test_every_hook_for_a_bank_elsewhere_names_it_after_its_subcommand(tmp_path):
     project = git_repo(tmp_path / "mono", {"docs/kb/README.md": "# KB\n"})
-    proc = run_cli("--root", str(project / "docs" / "kb"), "--install-hook", "--no-claude-md")
+    proc = cli_in_process("--root", str(project / "docs" / "kb"), "--install-hook", "--no-claude-md")
     assert proc.returncode == 0, proc.stderr
     hooks = json.loads((project / ".claude" / "settings.json").read_text())["hooks"]
     assert {event: groups[0]["hooks"][0]["command"] for event, groups in hooks.items()} == {

@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import cli_path, git, run_cli
+from conftest import cli_in_process, cli_path, git, run_cli
 from writekit import make_bank
 
 from memorybank import limits
@@ -89,8 +89,14 @@ def snapshot(folder: Path) -> dict[str, object]:
     return out
 
 
-def mb(top: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return run_cli(*args[:1], "--root", str(top / "memory_bank"), *args[1:], cwd=top)
+def mb(top: Path, *args: str, real: bool = False) -> subprocess.CompletedProcess[str]:
+    """The command on the project's bank: through the CLI's entry point in this process, or a real process.
+
+    The install-deliver-uninstall round trip below runs every command as a real process; the other
+    attacks are variants of those commands on other files and need no process start of their own.
+    """
+    run = run_cli if real else cli_in_process
+    return run(*args[:1], "--root", str(top / "memory_bank"), *args[1:], cwd=top)
 
 
 # -- symlinks a clone brings: nothing outside the project is read or written ------------------------
@@ -175,15 +181,15 @@ def test_install_and_deliver_twice_then_uninstall_twice_leave_odd_user_files_byt
     top = project(tmp_path / "proj", files, repo=False)
     before = snapshot(top)
     for _ in range(2):
-        assert mb(top, "install", "--agents", AGENTS).returncode == 0
-        assert mb(top, "deliver", "--targets", TARGETS).returncode == 0
+        assert mb(top, "install", "--agents", AGENTS, real=True).returncode == 0
+        assert mb(top, "deliver", "--targets", TARGETS, real=True).returncode == 0
     installed = snapshot(top)
     assert installed != before
-    assert mb(top, "deliver", "--targets", TARGETS, "--check").returncode == 0
-    first = mb(top, "uninstall", "--json")
+    assert mb(top, "deliver", "--targets", TARGETS, "--check", real=True).returncode == 0
+    first = mb(top, "uninstall", "--json", real=True)
     assert first.returncode == 0, first.stderr
     assert snapshot(top) == before
-    second = json.loads(mb(top, "uninstall", "--json").stdout)
+    second = json.loads(mb(top, "uninstall", "--json", real=True).stdout)
     assert second["files"] == [] and second["folders"] == []
 
 

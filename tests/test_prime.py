@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import doc, git_repo, run_cli
+from conftest import cli_in_process, doc, git_repo, hook_in_process, run_cli
 
 from memorybank.lang import estimate_tokens
 
@@ -46,18 +46,25 @@ def project(tmp_path_factory) -> Path:
     return git_repo(tmp_path_factory.mktemp("prime") / "proj", BANK)
 
 
-def prime_json(project: Path, text: str) -> dict:
-    proc = run_cli("--root", str(project / "memory_bank"), "--prime", text, "--json")
+def prime_json(project: Path, text: str, real: bool = False) -> dict:
+    """`--prime TEXT --json` through the CLI's entry point: in this process, or a real one (`real`)."""
+    proc = (run_cli if real else cli_in_process)("--root", str(project / "memory_bank"), "--prime", text, "--json")
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
 
-def hook(command: str, stdin: str | bytes, cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
+def hook(command: str, stdin: str | bytes, cwd: Path, *args: str, real: bool = False,
+         **env: str) -> subprocess.CompletedProcess:
+    """One payload to the hook: a real process with `real`, else its entry point in this process."""
     full_env = {k: v for k, v in os.environ.items()  # keep the test parse-cache folder, drop the rest
                 if k == "MEMORYBANK_CACHE_DIR" or not (k.startswith("MEMORYBANK_") or k == "CLAUDE_PROJECT_DIR")}
     full_env.update(env)
-    proc = subprocess.run([HOOK, command, *args], input=stdin.encode() if isinstance(stdin, str) else stdin,
-                          capture_output=True, cwd=str(cwd), env=full_env, timeout=60)
+    data = stdin.encode() if isinstance(stdin, str) else stdin
+    if real:
+        proc = subprocess.run([HOOK, command, *args], input=data, capture_output=True, cwd=str(cwd), env=full_env,
+                              timeout=60)
+    else:
+        proc = hook_in_process(command, *args, stdin=data, cwd=cwd, env=full_env)
     assert proc.returncode == 0, proc.stderr
     return proc
 
@@ -68,7 +75,7 @@ def payload(project: Path, prompt: str) -> str:
 
 
 def test_cli_prime_points_at_the_document_and_says_how_to_read_it(project):
-    out = prime_json(project, "how do we render the first screen from local data after a relaunch?")
+    out = prime_json(project, "how do we render the first screen from local data after a relaunch?", real=True)
     assert out["documents"][0]["path"] == "domain/sync.md"
     assert set(out["documents"][0]) == {"path", "title", "section", "why"}
     lines = out["text"].splitlines()
@@ -85,8 +92,9 @@ def test_cli_prime_text_form_is_the_injection(project):
 
 @pytest.mark.parametrize("prompt", OFF_TOPIC)
 def test_prime_is_silent_on_small_talk_and_generic_coding_requests(project, prompt):
-    assert prime_json(project, prompt) == {"documents": [], "text": ""}
-    proc = run_cli("--root", str(project / "memory_bank"), "--prime", prompt)
+    assert prime_json(project, prompt, real=prompt == OFF_TOPIC[0]) == {"documents": [], "text": ""}
+    proc = (run_cli if prompt == OFF_TOPIC[1] else cli_in_process)("--root", str(project / "memory_bank"),
+                                                                  "--prime", prompt)
     assert proc.returncode == 0 and proc.stdout == ""
 
 
@@ -96,7 +104,7 @@ def test_prime_never_points_into_the_inbox_or_templates(project):
 
 
 def test_hook_prime_prints_the_injection_for_a_real_payload(project):
-    proc = hook("prime", payload(project, "which suites need the local homeserver?"), project / "src")
+    proc = hook("prime", payload(project, "which suites need the local homeserver?"), project / "src", real=True)
     text = proc.stdout.decode()
     assert text.startswith(HEADER + "\n- engineering/testing.md § Suites — Testing (")
     assert estimate_tokens(text) <= 200 and proc.stderr == b""
@@ -111,7 +119,7 @@ def test_hook_prime_is_silent_off_topic(project):
 @pytest.mark.parametrize("stdin", ["not json", "[1, 2]", "", "{\"prompt\": 42}", b"\xff\xfe{"],
                          ids=["garbage", "array", "empty", "prompt-not-text", "bad-utf8"])
 def test_hook_prime_never_fails_on_bad_input(project, stdin):
-    proc = hook("prime", stdin, project)
+    proc = hook("prime", stdin, project, real=stdin == b"\xff\xfe{")
     assert proc.stdout == b""
     assert len(proc.stderr.splitlines()) <= 1
 
@@ -149,7 +157,7 @@ def test_hook_prime_honours_the_off_switch(project):
 def test_session_start_prints_a_short_overview(project):
     event = json.dumps({"session_id": "s-1", "transcript_path": "t", "cwd": str(project),
                         "hook_event_name": "SessionStart", "source": "startup"})
-    text = hook("session-start", event, project).stdout.decode()
+    text = hook("session-start", event, project, real=True).stdout.decode()
     assert text.startswith("memorybank: this project has a bank (6 documents: knowledge 4, ")
     assert "1 inbox note await" in text and "bank_route" in text and "bank_read" in text
     assert estimate_tokens(text) <= 120

@@ -2,7 +2,7 @@
 
 import json
 
-from conftest import FIXTURE, run_cli
+from conftest import FIXTURE, cli_in_process, run_cli
 
 from memorybank.bank import Bank
 from memorybank.route import route
@@ -20,14 +20,15 @@ def test_route_text_shows_score_path_title_facets_and_why():
 
 
 def test_route_json_is_exactly_the_capability_dict():
-    proc = run_cli("--root", str(FIXTURE), "--route", "пороги фильтрации", "--limit", "3", "--json")
+    proc = cli_in_process("--root", str(FIXTURE), "--route", "пороги фильтрации", "--limit", "3", "--json")
     bank = Bank(FIXTURE)
     assert json.loads(proc.stdout) == route(bank, "пороги фильтрации", limit=3)
     assert "\n" not in proc.stdout.strip()
 
 
 def test_route_filters_by_kind_and_layer():
-    proc = run_cli("--root", str(FIXTURE), "--route", "invoice", "--kind", "adr", "--layer", "decision", "--json")
+    proc = cli_in_process("--root", str(FIXTURE), "--route", "invoice", "--kind", "adr", "--layer", "decision",
+                          "--json")
     found = json.loads(proc.stdout)["results"]
     bank = Bank(FIXTURE)
     bank.refresh()
@@ -43,21 +44,21 @@ def test_search_text_shows_path_line_and_excerpt_and_json_matches():
     assert "features/FT-042-invoice-export.md" in head and "(feature · delivery · active)" in head
     result = search(Bank(FIXTURE), "FT-042", limit=1)["results"][0]
     assert where.strip() == f"{result['path']}:{result['line']}  {result['excerpt']}"
-    proc = run_cli("--root", str(FIXTURE), "--search", "FT-042", "--limit", "1", "--json")
+    proc = cli_in_process("--root", str(FIXTURE), "--search", "FT-042", "--limit", "1", "--json")
     assert json.loads(proc.stdout) == search(Bank(FIXTURE), "FT-042", limit=1)
 
 
 def test_no_match_prints_the_hint_and_exits_0():
-    proc = run_cli("--root", str(FIXTURE), "--route", "kubernetes helm quantum")
+    proc = cli_in_process("--root", str(FIXTURE), "--route", "kubernetes helm quantum")
     assert proc.returncode == 0 and "(see `mcp-memorybank search`)" in proc.stdout
-    proc = run_cli("--root", str(FIXTURE), "--search", "zzqqxx")
+    proc = cli_in_process("--root", str(FIXTURE), "--search", "zzqqxx")
     assert proc.returncode == 0 and "(see `mcp-memorybank route`)" in proc.stdout
 
 
 def test_refusals_go_to_stderr_with_exit_1():
     proc = run_cli("--root", str(FIXTURE), "--route", "x", "--layer", "archive")
     assert proc.returncode == 2 and "Unknown layer" in proc.stderr and proc.stdout == ""  # not an allowed value
-    proc = run_cli("--root", str(FIXTURE), "--search", "")
+    proc = cli_in_process("--root", str(FIXTURE), "--search", "")
     assert proc.returncode == 1 and "Query is empty" in proc.stderr
 
 

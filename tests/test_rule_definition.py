@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import cli_in_process, run_cli
 from gitrepo import Repo
 
 DAY1 = "2026-03-01T10:00:00Z"
@@ -49,14 +49,16 @@ def project(tmp_path: Path, rule: str) -> Repo:
     return repo
 
 
-def cli(repo: Repo, *args: str):
-    return run_cli("--root", "memory_bank", *args, cwd=repo.path)
+def cli(repo: Repo, *args: str, real: bool = False):
+    """The command in the repository: through the CLI's entry point in this process, or a real process
+    (`real`: the first test's validate, deliver and guard, and the check that fails a commit)."""
+    return (run_cli if real else cli_in_process)("--root", "memory_bank", *args, cwd=repo.path)
 
 
 def test_validate_deliver_and_guard_name_every_flaw_of_an_incomplete_active_rule(tmp_path):
     repo = project(tmp_path, BROKEN)
     repo.commit("base", DAY1)
-    checked = cli(repo, "--validate", "--json", "--rule", "incomplete-rule")
+    checked = cli(repo, "--validate", "--json", "--rule", "incomplete-rule", real=True)
     assert checked.returncode == 1
     messages = [f["message"] for f in json.loads(checked.stdout)["findings"]]
     assert len(messages) == 3, messages
@@ -64,12 +66,12 @@ def test_validate_deliver_and_guard_name_every_flaw_of_an_incomplete_active_rule
     assert any("`priority` must be a whole number 1–5, not 'high'" in m for m in messages)
     assert any("guard check 1 cannot run: bad regex '('" in m for m in messages)
 
-    delivered = cli(repo, "--deliver")
+    delivered = cli(repo, "--deliver", real=True)
     assert delivered.returncode == 0
     assert "withheld rules/money.md (rule, incomplete-rule: no `do`; `priority`" in delivered.stdout
     assert "warning: every rule and recipe is withheld (1)" in delivered.stdout
 
-    guarded = cli(repo, "--guard", "src/pay.py", "--json")
+    guarded = cli(repo, "--guard", "src/pay.py", "--json", real=True)
     assert guarded.returncode == 1
     bad = json.loads(guarded.stdout)["violations"]
     assert {v["severity"] for v in bad} == {"error"}
@@ -143,7 +145,7 @@ def test_check_fails_on_the_commit_that_makes_a_delivered_rule_withheld(tmp_path
     assert cli(repo, "--deliver", "--check").returncode == 0
     repo.write("memory_bank/rules/money.md", GOOD.replace("do: Store money as integer cents.\n", ""))
     assert cli(repo, "--deliver").returncode == 0  # a delivery drops the rule from the files …
-    checked = cli(repo, "--deliver", "--check")  # … and the check on this commit says so
+    checked = cli(repo, "--deliver", "--check", real=True)  # … and the check on this commit says so
     assert checked.returncode == 1
     assert "now withheld, delivered at HEAD: rules/money.md" in checked.stdout
     repo.write("memory_bank/rules/money.md", GOOD.replace("status: active", "status: draft"))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from conftest import FIXTURE, run_cli, write_bank
+from conftest import FIXTURE, cli_in_process, hook_in_process, run_cli, write_bank
 from gitrepo import Repo
 from mcp import Client
 from mcp.client.stdio import stdio_client
@@ -33,12 +33,12 @@ def test_priority_digit_lookalikes_and_huge_numbers_are_findings_not_crashes(tmp
         "rules/huge.md": rule("huge", f'priority: "{"9" * 5000}"'),
         "rules/huge-bare.md": rule("huge-bare", f"priority: {'9' * 5000}"),
     })
-    out = run_cli("--root", str(bank), "--validate", "--json", "--rule", "incomplete-rule")
+    out = cli_in_process("--root", str(bank), "--validate", "--json", "--rule", "incomplete-rule")
     assert out.returncode == 1, out.stderr
     assert "Traceback" not in out.stderr
     flagged = {f["path"] for f in json.loads(out.stdout)["findings"]}
     assert flagged == {"rules/super.md", "rules/huge.md", "rules/huge-bare.md"}
-    out = run_cli("--root", str(bank), "--deliver", "--dry-run", "--json", "--project", str(tmp_path))
+    out = cli_in_process("--root", str(bank), "--deliver", "--dry-run", "--json", "--project", str(tmp_path))
     assert out.returncode == 0, out.stderr
     assert "Traceback" not in out.stderr
 
@@ -50,11 +50,11 @@ def test_nested_repeats_hidden_in_atomic_groups_conditionals_and_possessives_can
              for name, p in patterns.items()}
     files["rules/safe.md"] = rule("safe", "guard:\n  - pattern: '((?>a+))+b'\n    files: '**/*.py'")
     bank = write_bank(tmp_path / "bank", files)
-    out = run_cli("--root", str(bank), "--validate", "--json", "--rule", "incomplete-rule")
+    out = cli_in_process("--root", str(bank), "--validate", "--json", "--rule", "incomplete-rule")
     flagged = {f["path"] for f in json.loads(out.stdout)["findings"]}
     assert flagged == {f"rules/{name}.md" for name in patterns}, out.stdout
     (tmp_path / "t.py").write_text("a" * 6 + "\n", encoding="utf-8")
-    out = run_cli("--root", str(bank), "--guard", "--json", str(tmp_path / "t.py"))
+    out = run_cli("--root", str(bank), "--guard", "--json", str(tmp_path / "t.py"))  # real: a hang would time out
     result = json.loads(out.stdout)
     assert out.returncode == 1
     assert {v["rule"] for v in result["violations"] if "incomplete-rule" in v["message"]} == {
@@ -78,8 +78,8 @@ def test_do_not_keeps_words_that_only_start_like_a_negation(tmp_path):
     files = {f"rules/{name}.md": rule(name, "dont: " + json.dumps(dont, ensure_ascii=False))
              for name, (dont, _) in cases.items()}
     write_bank(tmp_path / "memory_bank", files)
-    out = run_cli("--root", str(tmp_path / "memory_bank"), "--deliver", "--targets", "agents",
-                  "--project", str(tmp_path))
+    out = cli_in_process("--root", str(tmp_path / "memory_bank"), "--deliver", "--targets", "agents",
+                         "--project", str(tmp_path))
     assert out.returncode == 0, out.stderr
     agents = (tmp_path / "AGENTS.md").read_text(encoding="utf-8")
     for _, shown in cases.values():
@@ -97,7 +97,7 @@ def test_changed_lines_sees_a_git_mv_as_moving_lines_not_adding_them(tmp_path):
     repo.git("mv", "src/old.py", "src/moved.py")
 
     def flagged(*args: str) -> tuple[int, list[tuple[str, int]]]:
-        out = run_cli("--root", "memory_bank", "--guard", "--json", "--changed-lines", *args, cwd=repo.path)
+        out = cli_in_process("--root", "memory_bank", "--guard", "--json", "--changed-lines", *args, cwd=repo.path)
         return out.returncode, [(v["file"], v["line"]) for v in json.loads(out.stdout)["violations"]]
 
     assert flagged("--staged") == (0, [])  # a pure move adds no line
@@ -107,13 +107,17 @@ def test_changed_lines_sees_a_git_mv_as_moving_lines_not_adding_them(tmp_path):
     assert flagged() == (1, [("src/moved.py", 14)])
 
 
-def _hook(cwd: Path, *args: str, event: dict | None = None) -> subprocess.CompletedProcess:
+def _hook(cwd: Path, *args: str, event: dict | None = None, real: bool = False) -> subprocess.CompletedProcess:
+    """One payload to the hook: a real process with `real`, else its entry point in this process."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("MEMORYBANK_", "CLAUDE_"))}
     env["MEMORYBANK_HOOK_STATE_DIR"] = str(cwd.parent / "state")
     payload = {"session_id": "s-1", "cwd": str(cwd), "hook_event_name": "Stop", "stop_hook_active": False,
                "prompt": "how is money stored?", **(event or {})}
-    proc = subprocess.run([HOOK, *args], input=json.dumps(payload), capture_output=True, text=True, cwd=cwd,
-                          env=env, timeout=30)
+    if real:
+        proc = subprocess.run([HOOK, *args], input=json.dumps(payload), capture_output=True, text=True, cwd=cwd,
+                              env=env, timeout=30)
+    else:
+        proc = hook_in_process(*args, stdin=json.dumps(payload), cwd=cwd, env=env, text=True)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr
     return proc
 
@@ -123,7 +127,7 @@ def test_every_hook_reports_a_root_typo_and_unknown_arguments_instead_of_going_s
     repo.commit("base", "2026-02-01T09:00:00Z", {"memory_bank/domain/money.md": rule("money", ""), "app.py": "x\n"})
     (repo.path / "app.py").write_text("y\n")  # dirty: a working Stop hook asks
     for args in (("--root", "./memroy_bank"), ("--root=",)):
-        out = _hook(repo.path, *args)
+        out = _hook(repo.path, *args, real=args[0] == "--root")
         assert out.stdout == "" and "nothing was checked" in out.stderr, (args, out.stderr)
     for sub in ("prime", "session-start"):
         for args in (("--rot", "memory_bank"), ("extra",), ("--root", "nope")):
@@ -180,16 +184,17 @@ def test_create_refuses_a_folder_git_ignores_instead_of_writing_a_document_nobod
     # Python's stock .gitignore has `lib/`: the walk skips it, so the new document could never be read
     repo = Repo(tmp_path / "repo")
     repo.commit("base", "2026-02-01T09:00:00Z", {".gitignore": "lib/\n", "memory_bank/README.md": "# Bank\n"})
-    assert run_cli("--root", "memory_bank", "--init", "Demo", "--force", cwd=repo.path).returncode == 0
+    assert cli_in_process("--root", "memory_bank", "--init", "Demo", "--force", cwd=repo.path).returncode == 0
     before = {p: p.read_bytes() for p in (repo.path / "memory_bank").rglob("*") if p.is_file()}
-    out = run_cli("--root", "memory_bank", "--create", "engineering/lib/build-notes.md", "--kind", "note",
-                  "--title", "Build notes", "--purpose", "Read when the build breaks.", cwd=repo.path)
+    out = cli_in_process("--root", "memory_bank", "--create", "engineering/lib/build-notes.md", "--kind", "note",
+                         "--title", "Build notes", "--purpose", "Read when the build breaks.", cwd=repo.path)
     assert out.returncode == 1 and "git ignores the folder engineering/lib/" in out.stderr, out.stderr
     assert {p: p.read_bytes() for p in (repo.path / "memory_bank").rglob("*") if p.is_file()} == before
-    made = run_cli("--root", "memory_bank", "--create", "engineering/build-notes.md", "--kind", "note",
-                   "--title", "Build notes", "--purpose", "Read when the build breaks.", cwd=repo.path)
+    made = cli_in_process("--root", "memory_bank", "--create", "engineering/build-notes.md", "--kind", "note",
+                          "--title", "Build notes", "--purpose", "Read when the build breaks.", cwd=repo.path)
     assert made.returncode == 0, made.stderr
-    assert run_cli("--root", "memory_bank", "--read", "engineering/build-notes.md", cwd=repo.path).returncode == 0
+    assert cli_in_process("--root", "memory_bank", "--read", "engineering/build-notes.md",
+                          cwd=repo.path).returncode == 0
 
 
 def test_a_reviewed_date_in_the_future_does_not_mute_drift(tmp_path):
@@ -199,7 +204,7 @@ def test_a_reviewed_date_in_the_future_does_not_mute_drift(tmp_path):
     repo.commit("doc", "2025-01-01T00:00:00Z", {"memory_bank/domain/m.md": doc_text.format(date="2099-01-01"),
                                                 "src/a.py": "a\n"})
     repo.commit("code", "2025-12-01T00:00:00Z", {"src/a.py": "b\n"})
-    out = run_cli("--root", "memory_bank", "--drift", "--check", "--json", cwd=repo.path)
+    out = cli_in_process("--root", "memory_bank", "--drift", "--check", "--json", cwd=repo.path)
     assert out.returncode == 1 and [d["path"] for d in json.loads(out.stdout)["drifted"]] == ["domain/m.md"]
     repo.commit("review", "2025-12-02T00:00:00Z", {"memory_bank/domain/m.md": doc_text.format(date="2025-12-02")})
-    assert run_cli("--root", "memory_bank", "--drift", "--check", cwd=repo.path).returncode == 0
+    assert cli_in_process("--root", "memory_bank", "--drift", "--check", cwd=repo.path).returncode == 0

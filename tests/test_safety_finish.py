@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import GIT_ENV, cli_path, git, run_cli
+from conftest import GIT_ENV, cli_in_process, cli_path, git, hook_in_process, run_cli
 from mcpkit import Session
 from writekit import make_bank, tree_hash
 
@@ -23,14 +23,19 @@ HOOK = str(Path(sys.executable).parent / "mcp-memorybank-hook")
 V = "product/vision.md"
 
 
-def hook(cwd: Path, tmp_path: Path, *args: str, stdin: str | bytes | None = None) -> subprocess.CompletedProcess:
-    """One run of the real hook command with a Stop/prompt payload; its state lives under tmp_path."""
+def hook(cwd: Path, tmp_path: Path, *args: str, stdin: str | bytes | None = None,
+         real: bool = False) -> subprocess.CompletedProcess:
+    """One run of the hook command with a Stop/prompt payload (a real process with `real`, else its entry
+    point in this process); its state lives under tmp_path."""
     event = {"session_id": "s-1", "cwd": str(cwd), "hook_event_name": "Stop", "prompt": "what is the vision?"}
     env = {k: v for k, v in os.environ.items()
            if k == "MEMORYBANK_CACHE_DIR" or not (k.startswith("MEMORYBANK_") or k == "CLAUDE_PROJECT_DIR")}
     env.update({**GIT_ENV, "MEMORYBANK_HOOK_STATE_DIR": str(tmp_path / "state")})
     data = json.dumps(event).encode() if stdin is None else stdin if isinstance(stdin, bytes) else stdin.encode()
-    proc = subprocess.run([HOOK, *args], input=data, capture_output=True, cwd=str(cwd), env=env, timeout=60)
+    if real:
+        proc = subprocess.run([HOOK, *args], input=data, capture_output=True, cwd=str(cwd), env=env, timeout=60)
+    else:
+        proc = hook_in_process(*args, stdin=data, cwd=cwd, env=env)
     assert proc.returncode == 0, proc.stderr
     return proc
 
@@ -60,16 +65,18 @@ def test_a_committed_bank_symlink_leading_out_of_the_project_is_refused_by_cli_s
                   "--purpose", "Why fifty.", "--derived", "dna/principles.md"),
                  ("read", V),  # found by the resolver, no --root
                  ("--root", "memory_bank")):  # serving
-        proc = run_cli(*args, cwd=project, stdin="")
+        real = args in (("--root", "memory_bank", "--stats"), ("--root", "memory_bank"))  # serving: always real
+        run = run_cli if real else cli_in_process
+        proc = run(*args, cwd=project, stdin="")
         assert proc.returncode == 1, (args, proc.stdout, proc.stderr)
         assert "symlink committed to the repository" in proc.stderr and "memory_bank" in proc.stderr, proc.stderr
         assert "Replace the symlink with the folder itself" in proc.stderr and str(outside) in proc.stderr
     for args in ((), ("prime",), ("session-start",)):
-        proc = hook(project, tmp_path, *args)
+        proc = hook(project, tmp_path, *args, real=True)
         assert proc.stdout == b"" and b"symlink committed to the repository" in proc.stderr, (args, proc.stderr)
     assert tree_hash(outside) == before
     # the fix the message names: the folder's own path as the root
-    assert run_cli("--root", str(outside), "--stats", cwd=project).returncode == 0
+    assert cli_in_process("--root", str(outside), "--stats", cwd=project).returncode == 0
 
 
 def test_a_bank_symlink_the_user_made_or_one_inside_the_project_is_followed(linked, tmp_path):
@@ -81,8 +88,8 @@ def test_a_bank_symlink_the_user_made_or_one_inside_the_project_is_followed(link
     (project / "memory_bank").symlink_to(Path("docs") / "bank", target_is_directory=True)
     git(project, "add", "-A")
     git(project, "commit", "-qm", "link inside")
-    proc = run_cli("--root", "memory_bank", "--create", "adr/ADR-051-y.md", "--kind", "adr", "--title", "Inner",
-                   "--purpose", "Why inner.", "--derived", "dna/principles.md", cwd=project)
+    proc = cli_in_process("--root", "memory_bank", "--create", "adr/ADR-051-y.md", "--kind", "adr", "--title", "Inner",
+                          "--purpose", "Why inner.", "--derived", "dna/principles.md", cwd=project)
     assert proc.returncode == 0, proc.stderr
     assert (inner / "adr/ADR-051-y.md").is_file()
 
@@ -188,6 +195,6 @@ def test_a_file_whose_stamp_never_settles_while_read_is_retried_then_refused():
 def test_move_through_the_cli_refuses_a_name_that_collides_after_case_folding(tmp_path):
     root = make_bank(tmp_path / "bank").root
     before = tree_hash(root)
-    proc = run_cli("move", "--root", str(root), V, "Product/vision-3.md")
+    proc = cli_in_process("move", "--root", str(root), V, "Product/vision-3.md")
     assert proc.returncode == 1 and "collides with the existing product" in proc.stderr, proc.stderr
     assert tree_hash(root) == before

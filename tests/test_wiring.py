@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import GIT_ENV, doc, git, git_repo, run_cli
+from conftest import GIT_ENV, cli_in_process, doc, git, git_repo, hook_in_process, run_cli
 
 HOOK = str(Path(sys.executable).parent / "mcp-memorybank-hook")
 NO_TOOLS_PATH = "/usr/bin:/bin"  # git is there; mcp-memorybank is not
@@ -28,7 +28,7 @@ def test_install_hook_outside_git_warns_that_the_stop_hook_cannot_fire(tmp_path)
     assert out.returncode == 0, out.stderr
     assert "is not a git repository: the Stop hook asks only when git sees changed files" in out.stdout
     inside = git_repo(tmp_path / "repo", {"memory_bank/README.md": "# Bank\n"})
-    again = run_cli("--root", "memory_bank", "--install-hook", cwd=inside)
+    again = cli_in_process("--root", "memory_bank", "--install-hook", cwd=inside)
     assert "not a git repository" not in again.stdout
 
 
@@ -49,7 +49,7 @@ def test_install_hook_without_the_command_on_path_writes_its_absolute_path(tmp_p
 def test_install_hook_reports_every_invalid_json_file_and_writes_nothing(tmp_path):
     project = git_repo(tmp_path / "repo", {"memory_bank/README.md": "# Bank\n", ".mcp.json": "{oops",
                                            ".claude/settings.json": "[1,"})
-    out = run_cli("--root", "memory_bank", "--install-hook", cwd=project)
+    out = cli_in_process("--root", "memory_bank", "--install-hook", cwd=project)
     assert out.returncode == 1
     assert "2 files need fixing first" in out.stderr
     assert ".mcp.json: it is not valid JSON" in out.stderr
@@ -57,14 +57,19 @@ def test_install_hook_reports_every_invalid_json_file_and_writes_nothing(tmp_pat
     assert (project / ".mcp.json").read_text() == "{oops" and not (project / "CLAUDE.md").exists()
 
 
-def _stop(cwd: Path, tmp_path: Path, *args: str, transcript: Path | None = None) -> subprocess.CompletedProcess:
+def _stop(cwd: Path, tmp_path: Path, *args: str, transcript: Path | None = None,
+          real: bool = False) -> subprocess.CompletedProcess:
+    """One Stop event to the hook: a real process with `real`, else its entry point in this process."""
     event = {"session_id": "s-1", "transcript_path": str(transcript or tmp_path / "none.jsonl"), "cwd": str(cwd),
              "hook_event_name": "Stop", "stop_hook_active": False}
     env = {k: v for k, v in os.environ.items() if k == "MEMORYBANK_CACHE_DIR" or not k.startswith("MEMORYBANK_")}
     env.update(GIT_ENV)
     env["MEMORYBANK_HOOK_STATE_DIR"] = str(tmp_path / "state")
-    proc = subprocess.run([HOOK, *args], input=json.dumps(event), capture_output=True, text=True, cwd=cwd, env=env,
-                          timeout=30)
+    if real:
+        proc = subprocess.run([HOOK, *args], input=json.dumps(event), capture_output=True, text=True, cwd=cwd,
+                              env=env, timeout=30)
+    else:
+        proc = hook_in_process(*args, stdin=json.dumps(event), cwd=cwd, env=env, text=True)
     assert proc.returncode == 0
     return proc
 
@@ -72,7 +77,7 @@ def _stop(cwd: Path, tmp_path: Path, *args: str, transcript: Path | None = None)
 def test_the_stop_hook_refuses_an_unknown_argument_on_stderr(tmp_path):
     project = git_repo(tmp_path / "repo", {"memory_bank/README.md": "# Bank\n"})
     (project / "src.py").write_text("x = 1\n")  # dirty: a working hook would ask
-    typo = _stop(project, tmp_path, "--rot", "memory_bank")
+    typo = _stop(project, tmp_path, "--rot", "memory_bank", real=True)
     assert typo.stdout == "" and "unknown argument '--rot'" in typo.stderr
     assert "nothing was checked" in _stop(project, tmp_path, "--root").stderr
     assert json.loads(_stop(project, tmp_path, "--root", "memory_bank").stdout)["decision"] == "block"
@@ -114,8 +119,8 @@ def test_the_walk_skips_virtualenvs_and_warns_when_the_root_is_a_project(tmp_pat
     assert stats["documents"] == 1
     git_repo(project, {".gitignore": "build/\n", "build/out/api.md": "# generated\n"})
     (project / "build/out/api.md").write_text("# generated\n")
-    stats = json.loads(run_cli("--root", ".", "--stats", "--json", cwd=project).stdout)
+    stats = json.loads(cli_in_process("--root", ".", "--stats", "--json", cwd=project).stdout)
     assert stats["documents"] == 1  # a git-ignored folder is not bank content
-    checked = json.loads(run_cli("--root", ".", "--validate", "--json", cwd=project).stdout)
+    checked = json.loads(cli_in_process("--root", ".", "--validate", "--json", cwd=project).stdout)
     warned = [f for f in checked["findings"] if f["rule"] == "root-looks-like-project"]
     assert warned and "pyproject.toml" in warned[0]["message"] and "./memory_bank" in warned[0]["message"]
