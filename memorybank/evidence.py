@@ -78,7 +78,7 @@ def _form_parts(index: SearchIndex, terms: tuple[str, ...], scale: float) -> tup
         found, df = _saturated(index, term, ids, tfs, norm, paths, every_live)
         if scale != 1.0:
             found = {k: scale * v for k, v in found.items()}
-        smallest = df if not smallest else min(smallest, df)
+        smallest = df if merged is None else min(smallest, df)  # a counted df may be 0 (scaffold.py)
         merged = found if merged is None else {k: v + found[k] for k, v in merged.items() if k in found}
         if not merged:
             return {}, smallest
@@ -99,7 +99,7 @@ def _saturated(index: SearchIndex, term: str, ids: array, tfs: array, norm: list
     Common terms touch thousands of postings on a large bank; the result only changes when a document
     does, so it is kept (for the `SATURATED_CACHE` most recent terms) until the index's stamp moves.
     """
-    stamp = (index.total_length, index.live, len(paths), index.total_postings)
+    stamp = (index.total_length, index.live, len(paths), index.total_postings, index.bank.generation)
     cache = index.saturated
     hit = cache.get(term)
     if hit is not None and hit[0] == stamp:
@@ -119,6 +119,7 @@ def _saturated(index: SearchIndex, term: str, ids: array, tfs: array, norm: list
                     found[ident] = tf / (tf + norm[ident])
                 else:
                     del found[ident]
+    df = index.counted_df(ids, df)  # issue 18: scaffolding holding the term does not count (scaffold.py)
     if len(cache) >= SATURATED_CACHE:
         cache.pop(next(iter(cache)))
     cache[term] = (stamp, found, df)

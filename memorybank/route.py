@@ -20,8 +20,8 @@ Scoring, per SPEC §5:
   outrank a direct title match, and linearly half of a two-word key (2.5) beats a title word (2).
   Squaring keeps a full key at 5 and makes partial keys fade fast (½ → 1.25, ⅔ → 2.2).
 - issue 14 (over SPEC §5's flat weights): a purpose, title or heading match is × the concept's
-  rarity (`RouteIndex.rarity`: BM25 idf over the documents holding it in any field or in the prose
-  ÷ the idf of a one-document word;
+  rarity (`RouteIndex.rarity`: BM25 idf over the knowledge documents (issue 18, `scaffold.py`)
+  holding it in any field or in the prose ÷ the idf of a one-document word;
   a concept takes its most common matched form's), so a word most documents' metadata shares stops
   outranking body evidence. Keys are unweighted: the owner of a canonical key keeps its lead. The
   rarity is ≤ 1, so the walk's integer bound below stays an upper bound.
@@ -48,11 +48,13 @@ from operator import itemgetter
 
 from .bank import Bank
 from .derived import DerivedIndex
+from .echo import title_echo
 from .evidence import Evidence, best_line, body_evidence
 from .lang import Concept, Lexicon, about_bank, why_intent
 from .plain import shown
 from .query import check_filters, check_query, empty_hint
 from .records import Doc
+from .scaffold import counts_toward_statistics
 from .search import SearchIndex
 
 DEFAULT_LIMIT = 5
@@ -184,6 +186,7 @@ class RouteIndex(DerivedIndex):
         self._rarity: dict[str, float] = {}  # term -> idf ÷ the largest idf, cleared on any change
         self._rarity_all: dict[str, float] = {}  # the same over fields and prose, cleared as well
         self._rarity_for: tuple | None = None  # the body index's state `_rarity_all` was computed with
+        self._population: tuple[tuple, tuple[int, frozenset[int]]] = ((), (0, frozenset()))
 
     def factors(self, intent: bool, self_intent: bool = True) -> list[float]:
         """Per document id: layer weight × status × closed work (× why-intent, × the dna/ damping unless
@@ -222,23 +225,41 @@ class RouteIndex(DerivedIndex):
                 self._rarity_all.clear()
                 self._rarity_for = stamp
             cache = self._rarity_all
+        live, left = self.population()  # issue 18: the project's knowledge only (scaffold.py)
         found = cache.get(term)
         if found is None:
             entry = self.postings.get(term)
-            live = len(self.ids)
             if entry is None or live == 0:
                 return 1.0
-            holders = len(entry.purpose | entry.title | entry.key_ids | {slot >> SLOT_BITS for slot in entry.sections})
+            # issue 18: scaffolding (dna/, indexes) neither holds nor counts (scaffold.py)
+            holders = len((entry.purpose | entry.title | entry.key_ids | {slot >> SLOT_BITS for slot in entry.sections})
+                          - left)
             if body is not None and body.live:
+                counted = body.population()[0]
                 prose = body.postings.get(term)
                 if prose is not None:
                     ids, paths = prose[0], body.paths
-                    holders = max(holders, len(ids) if body.live == len(paths)
-                                  else sum(paths[ident] is not None for ident in ids))
-                live = max(live, body.live)
-            found = _idf(live, min(holders, live)) / _idf(live, 1)
+                    df = len(ids) if body.live == len(paths) else sum(paths[ident] is not None for ident in ids)
+                    holders = max(holders, body.counted_df(ids, df))
+                live = max(live, counted)
+            # a word only scaffolding holds counts as one document's: the rarity stays ≤ 1 (the walk's bound)
+            found = _idf(live, max(1, min(holders, live))) / _idf(live, 1)
             cache[term] = found
         return found
+
+    # -- issue 18 (adopt-parity): rarity counts the project's knowledge only (scaffold.py) --
+    def population(self) -> tuple[int, frozenset[int]]:
+        """(documents counted toward rarity, ids of the live scaffolding left out); all when nothing else is live."""
+        stamp = (self.bank.generation, len(self.paths), len(self.ids))
+        if self._population[0] != stamp:
+            docs = self.bank.docs
+            left = frozenset(ident for path, ident in self.ids.items()
+                             if (doc := docs.get(path)) is not None and not counts_toward_statistics(doc))
+            self._population = (stamp, (len(self.ids) - len(left), left) if len(left) < len(self.ids)
+                                else (len(self.ids), frozenset()))
+            self._rarity.clear()
+            self._rarity_all.clear()
+        return self._population[1]
 
     def _posting(self, term: str) -> Postings:
         found = self.postings.get(term)
@@ -256,7 +277,8 @@ class RouteIndex(DerivedIndex):
         self.ids[path] = ident
         self.paths.append(path)
         self.fields[ident] = fields
-        if "title" not in doc.frontmatter:
+        # issue 18: metadata copied from the body (adopt's: purpose an echo, title the H1) routes as a plain page's
+        if "title" not in doc.frontmatter or (doc.purpose_echo and title_echo(doc.title, doc.h1)):
             self.prose_titles.add(ident)
         base = ident << SLOT_BITS
         posting = self._posting
