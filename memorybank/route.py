@@ -47,9 +47,9 @@ from .bank import Bank
 from .derived import DerivedIndex
 from .evidence import Evidence, best_line, body_evidence, line_needles
 from .lang import Concept, Lexicon, about_bank, why_intent
-from .plain import shown
 from .query import check_filters, check_query, empty_hint
 from .records import Doc
+from .routefit import fit_answer, shown_words
 from .search import SearchIndex
 
 DEFAULT_LIMIT = 5
@@ -62,6 +62,7 @@ TITLE_MAX = 40  # characters of a title in a result
 SECTION_MAX = 40  # characters of a `section`: a clipped heading still opens it (bank_read matches a part of one)
 WHY_MAX = 160  # characters of a `why` line
 WHY_WORDS = 3  # matched words named per field in `why`
+KEY_SHOWN, WORD_SHOWN = 60, 24  # characters of a canonical key and of one matched word named in `why`
 INDEX_BODY = 0.5  # an index's prose mostly describes the documents it links to
 STATUS_FACTOR = {"active": 1.0, "draft": 0.7, "archived": 0.2}
 OTHER_STATUS_FACTOR = 0.9
@@ -330,7 +331,8 @@ def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str |
 
     `since`/`until` (and time words in the question) bound a window: see `timeroute`."""
     from .timeroute import routed as timed  # issue 19: time windows, superseded decisions (timeroute.py)
-    return timed(bank, question, limit, doc_kind, layer, status, since, until)[0]
+    answer = timed(bank, question, limit, doc_kind, layer, status, since, until)[0]
+    return fit_answer(answer)  # the token budget (routefit.py)
 
 
 def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str | None = None,
@@ -575,12 +577,12 @@ def _result(doc: Doc, fields: RouteFields, score: float, matched: _Matched,
     if best_key is not None:
         key, terms = fields.keys[best_key[1]]
         if len(best_key[2]) >= len(terms):
-            why.append(f"owns canonical_for: {key}")
+            why.append(f"owns canonical_for: {shown_words(key, KEY_SHOWN)}")
         elif 2 * len(best_key[2]) >= len(terms):  # a third of a key adds 5 × (1/3)² ≈ 0.6: not worth naming
-            why.append(f"canonical_for: {key} {len(best_key[2])}/{len(terms)}")
+            why.append(f"canonical_for: {shown_words(key, KEY_SHOWN)} {len(best_key[2])}/{len(terms)}")
     _, words = _field(fields.purpose, matched)
     if words:
-        why.append(f'purpose: {", ".join(words[:WHY_WORDS])}')
+        why.append(f'purpose: {", ".join(shown_words(word, WORD_SHOWN) for word in words[:WHY_WORDS])}')
     elif _field(fields.title, matched)[1]:
         why.append("title")  # the row shows the title; its matched words need no repeating
     section: str | None = None
@@ -597,12 +599,13 @@ def _result(doc: Doc, fields: RouteFields, score: float, matched: _Matched,
             section = line[2]
     # Compact by design (issue 14: five results in ≤ 300 tokens): the purpose, kind and layer are one
     # bank_read away; a status is shown only when it is not `active`, because it changes how to read.
-    title = shown(_unprefixed(doc.title, doc.path), TITLE_MAX)
-    out: dict = {"path": doc.path, "title": title, "score": round(score, 3), "why": shown("; ".join(why), WHY_MAX)}
+    title = shown_words(_unprefixed(doc.title, doc.path), TITLE_MAX)
+    out: dict = {"path": doc.path, "title": title, "score": round(score, 3),
+                 "why": shown_words("; ".join(why), WHY_MAX)}
     if doc.status not in (None, "active"):
         out["status"] = doc.status
     if section is not None:
-        out["section"] = shown(section, SECTION_MAX)
+        out["section"] = shown_words(section, SECTION_MAX)
     return out
 
 
