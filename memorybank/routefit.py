@@ -16,6 +16,7 @@ budget holds there too.
 from __future__ import annotations
 
 import json
+import re
 
 from .lang.tokens import CJK_FLOOR
 from .plain import plain
@@ -29,13 +30,21 @@ ELLIPSIS = "…"
 _TRIM = " ,;:-—·"
 
 
+_WIDE_CHARS = re.compile(f"[{CJK_FLOOR}-\U0010ffff]")
+_CONTROLS = re.compile("[\x00-\x1f]")
+
+
 def cost(text: str, escaped: bool = True) -> int:
     """Hundredths of a token `text` costs (§14.2's estimate); `escaped`: inside a JSON string, where `"`
-    and `\\` take two characters and a control character six."""
-    if text.isascii() and (not escaped or ('"' not in text and "\\" not in text)) and text.isprintable():
-        return len(text) * _NARROW
-    char = _char if escaped else _plain_char
-    return sum(char(ch) for ch in text)
+    and `\\` take two characters and a control character six. Counted by C-level scans, not per character."""
+    total = len(text) * _NARROW
+    if not text.isascii():
+        total += len(_WIDE_CHARS.findall(text)) * (_WIDE - _NARROW)
+    if escaped:
+        total += (text.count('"') + text.count("\\")) * (_ESCAPED - _NARROW)
+        if not text.isprintable():
+            total += len(_CONTROLS.findall(text)) * 5 * _NARROW  # written \u00XX
+    return total
 
 
 def _char(ch: str) -> int:
@@ -43,7 +52,7 @@ def _char(ch: str) -> int:
         return _WIDE
     if ch in '"\\':
         return _ESCAPED
-    return _NARROW if ch >= " " else 6 * _NARROW  # a control character is written \u00XX
+    return _NARROW if ch >= " " else 6 * _NARROW
 
 
 def _plain_char(ch: str) -> int:
@@ -54,15 +63,19 @@ def cut(text: str, room: int, escaped: bool = True) -> str:
     """`text` within `room` hundredths of a token (see `cost`): whole when it fits, else cut with `…`, on a
     word boundary when the cut falls inside a Latin or Cyrillic word (CJK has none: it is cut anywhere;
     one word longer than half the room is cut inside)."""
-    if cost(text, escaped) <= room:
+    spent = cost(text, escaped)
+    if spent <= room:
         return text
-    char = _char if escaped else _plain_char
     room -= _NARROW  # the ellipsis
-    end = 0
-    for end, ch in enumerate(text):
-        room -= char(ch)
-        if room < 0:
-            break
+    if spent == len(text) * _NARROW:  # every character costs the same: the cut is a division
+        end = max(0, room // _NARROW)
+    else:
+        char = _char if escaped else _plain_char
+        end = 0
+        for end, ch in enumerate(text):
+            room -= char(ch)
+            if room < 0:
+                break
     head = text[:end]
     if head and " " not in (head[-1], text[end]) and max(head[-1], text[end]) < CJK_FLOOR:
         space = head.rfind(" ")
