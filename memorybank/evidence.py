@@ -7,7 +7,7 @@ pieces into a number in [0, 1) that can sit next to metadata scores without know
 
 - per question concept (search concepts: typed form tier 10, another language's word 6, identifier
   parts 1), the BM25 term-frequency part `tf / (tf + k1 · (1 − b + b · length / average))` of its best
-  form, × tier / 10. Heading lines are subtracted from `tf`: headings and the title are metadata
+  form, × tier / 10. Title and `## ` heading lines are subtracted from `tf`: they are metadata
   already, and counting them twice would let a heading outvote the prose.
 - `strength` = Σ idf(concept) · that part ÷ Σ idf(concept): BM25 divided by the most any document could
   score for this question, so 1 would mean every concept, saturated; a word no document holds still

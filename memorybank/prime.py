@@ -16,7 +16,9 @@ The bar, per document, is evidence from the prompt's *distinctive* words, not a 
   at least a third of the idf weight of the known topical words (`MIN_COVERAGE`), and at least one
   of them must be distinctive: absent from some document (a word every document holds cannot say
   which one to read).
-- and it must be in the running: a fused route score at least half the best one.
+- the first three of route's answer (five results) that clear it are injected: the bar decides
+  whether to speak, the ranking what to point at (a cut at half the best score dropped the answer
+  ranked second or third about as often as it dropped noise).
 
 Injection text:
     memorybank: likely relevant — read with bank_read(path, section):
@@ -43,7 +45,6 @@ MAX_DOCUMENTS = 3
 TOKENS_MAX = 200  # of the whole injection: fewer documents rather than a longer text
 MIN_COVERAGE = 1 / 3
 KNOWN_SHARE = 3  # at least one in three of the prompt's topical words must occur somewhere in the bank
-IN_THE_RUNNING = 0.5  # of the best fused score
 WHY_MAX = 70  # characters of a document's `why` in the injection
 HEADER = "memorybank: likely relevant — read with bank_read(path, section):"
 NOTHING: dict = {"documents": [], "text": ""}
@@ -54,6 +55,7 @@ add added bump change changes check clean cleanup clearer code comment comments 
 docstring does error errors file files fix format function functions go help here implement it line lines look
 make mean means method more number ok okay one please print push refactor remove rename run same shorter longer
 test tests thanks thank try typo unit update variable variables version write yes again now this that
+work works worked working
 hi hello hey great good nice cool sure perfect awesome done lgtm got sorry wait stop next previous last above below
 explain simplify improve optimize rewrite redo undo revert retry repeat something anything everything thing things
 snippet indent indentation whitespace semicolon bracket brackets parentheses lint linter warning warnings typo typos
@@ -76,8 +78,11 @@ def _cut(prompt: str) -> str:
     return head.rsplit(" ", 1)[0] if " " in head else head
 
 
-def held(evidence: Evidence, index: SearchIndex, sid: int) -> tuple[bool, float]:
-    """Does one document clear the bar (module doc)? And the idf-weighted share of known concepts it holds."""
+def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "") -> tuple[bool, float]:
+    """Does one document clear the bar (module doc)? And the idf-weighted share of known concepts it holds.
+
+    `chat` is the prompt with its CJK request phrases blanked (`_chatless`): a CJK concept found only
+    inside one (`问题` of `没问题`, "no problem") is part of the request, not its subject."""
     path = index.paths[sid]
     doc = index.bank.docs.get(path) if path is not None else None
     if doc is None:
@@ -93,7 +98,7 @@ def held(evidence: Evidence, index: SearchIndex, sid: int) -> tuple[bool, float]
     known_weight = found = 0.0
     distinctive = False
     for concept, weight, values in zip(evidence.concepts, evidence.weights, evidence.per_concept):
-        if _generic(index, concept):
+        if _generic(index, concept) or (chat and has_cjk(concept.text) and concept.text not in chat):
             continue
         topical += 1
         if weight >= floor:  # no document holds it
@@ -115,10 +120,28 @@ def _generic(index: SearchIndex, concept: SearchConcept) -> bool:
     if text in GENERIC or text.isdigit() or (len(text) == 1 and has_cjk(text)):
         return True  # a line number, or one character of a CJK run: no subject on their own
     assert index.lexicon is not None
-    return index.lexicon.term(text)[0] in _generic_terms(index.lexicon)
+    generic = _generic_terms(index.lexicon)
+    if index.lexicon.term(text)[0] in generic:
+        return True
+    # a word translating a generic one is generic too (`работает` is `works`): the list stays English
+    return any(len(form.terms) == 1 and form.terms[0] in generic for form in concept.forms[1:])
 
 
 _GENERIC_TERMS: dict[int, frozenset[str]] = {}
+# CJK phrases of 2+ characters, longest first (one character, `请`, is also part of topical words: 请求)
+_CJK_GENERIC = sorted((w for w in GENERIC if has_cjk(w) and len(w) >= 2), key=len, reverse=True)
+
+
+def _chatless(text: str) -> str:
+    """The prompt with its CJK request phrases (`再来一次`, `没问题`, `好的`) blanked, or "" without CJK.
+
+    A CJK run has no spaces, so the segmenter can cut a chat phrase into a topical-looking word."""
+    if not has_cjk(text):
+        return ""
+    for phrase in _CJK_GENERIC:
+        if phrase in text:
+            text = text.replace(phrase, " ")
+    return text
 
 
 def _generic_terms(lexicon) -> frozenset[str]:
@@ -144,15 +167,13 @@ def prime(bank: Bank, prompt: str) -> dict:
     results = answer["results"]
     if not results or evidence is None or index is None or not evidence.concepts:
         return dict(NOTHING)
-    best = results[0]["score"]
+    chat = _chatless(text)
     documents = []
     for result in results:
-        if result["score"] < best * IN_THE_RUNNING:
-            break
         sid = index.ids.get(result["path"])
         if sid is None or plain(result["path"]) != result["path"]:
             continue  # a file name holding a newline or ESC would break the injection's lines: not pointed at
-        if not held(evidence, index, sid)[0]:
+        if not held(evidence, index, sid, chat)[0]:
             continue
         item = {"path": result["path"], "title": result["title"], "section": result.get("section"),
                 "why": _short(result["why"])}

@@ -20,7 +20,8 @@ Scoring, per SPEC §5:
   outrank a direct title match, and linearly half of a two-word key (2.5) beats a title word (2).
   Squaring keeps a full key at 5 and makes partial keys fade fast (½ → 1.25, ⅔ → 2.2).
 - issue 14 (over SPEC §5's flat weights): a purpose, title or heading match is × the concept's
-  rarity (`RouteIndex.rarity`: BM25 idf over the routing fields ÷ the idf of a one-document word;
+  rarity (`RouteIndex.rarity`: BM25 idf over the documents holding it in any field or in the prose
+  ÷ the idf of a one-document word;
   a concept takes its most common matched form's), so a word most documents' metadata shares stops
   outranking body evidence. Keys are unweighted: the owner of a canonical key keeps its lead. The
   rarity is ≤ 1, so the walk's integer bound below stays an upper bound.
@@ -139,12 +140,15 @@ class RouteIndex(DerivedIndex):
         self.ids: dict[str, int] = {}
         self.paths: list[str | None] = []
         self.fields: dict[int, RouteFields] = {}
+        self.prose_titles: set[int] = set()  # ids whose title is not declared in frontmatter (H1, file name)
         self.postings: dict[str, Postings] = {}
         self._sorted: list[str] | None = None
         self._longest = 0
         self._factors: dict[tuple[bool, bool], list[float]] = {}
         self._factors_for = (-1, -1)
         self._rarity: dict[str, float] = {}  # term -> idf ÷ the largest idf, cleared on any change
+        self._rarity_all: dict[str, float] = {}  # the same over fields and prose, cleared as well
+        self._rarity_for: tuple | None = None  # the body index's state `_rarity_all` was computed with
 
     def factors(self, intent: bool, self_intent: bool = True) -> list[float]:
         """Per document id: layer weight × status × closed work (× why-intent, × the dna/ damping unless
@@ -167,21 +171,38 @@ class RouteIndex(DerivedIndex):
             self._factors[(intent, self_intent)] = found
         return found
 
-    def rarity(self, term: str) -> float:
-        """How distinctive a routing word is in this bank: BM25 idf over the routing fields ÷ the idf
-        of a word held by one document (1.0 for a word one document has, → 0 as every document has it).
+    def rarity(self, term: str, body: SearchIndex | None = None) -> float:
+        """How distinctive a routing word is in this bank: BM25 idf ÷ the idf of a word held by one
+        document (1.0 for a word one document has, → 0 as every document has it).
 
-        Document frequency counts documents holding the term in any routing field. Cached per term
-        until the index changes, so a warm route pays one dict lookup per matched term."""
-        found = self._rarity.get(term)
+        Document frequency counts documents holding the term in a routing field and, with `body`
+        (the bank's body index), in the prose too: a word every document's body uses (`project` in a
+        project's bank) says as little in a title or heading as it does in prose. Cached per term
+        until either index changes, so a warm route pays one dict lookup per matched term."""
+        if body is None:
+            cache = self._rarity
+        else:
+            stamp = (body.live, len(body.paths), body.total_postings)
+            if stamp != self._rarity_for:
+                self._rarity_all.clear()
+                self._rarity_for = stamp
+            cache = self._rarity_all
+        found = cache.get(term)
         if found is None:
             entry = self.postings.get(term)
             live = len(self.ids)
             if entry is None or live == 0:
                 return 1.0
-            holders = entry.purpose | entry.title | entry.key_ids | {slot >> SLOT_BITS for slot in entry.sections}
-            found = _idf(live, len(holders)) / _idf(live, 1)
-            self._rarity[term] = found
+            holders = len(entry.purpose | entry.title | entry.key_ids | {slot >> SLOT_BITS for slot in entry.sections})
+            if body is not None and body.live:
+                prose = body.postings.get(term)
+                if prose is not None:
+                    ids, paths = prose[0], body.paths
+                    holders = max(holders, len(ids) if body.live == len(paths)
+                                  else sum(paths[ident] is not None for ident in ids))
+                live = max(live, body.live)
+            found = _idf(live, min(holders, live)) / _idf(live, 1)
+            cache[term] = found
         return found
 
     def _posting(self, term: str) -> Postings:
@@ -195,10 +216,13 @@ class RouteIndex(DerivedIndex):
         assert self.lexicon is not None
         fields = route_fields(self.lexicon, doc)
         self._rarity.clear()
+        self._rarity_all.clear()
         ident = len(self.paths)
         self.ids[path] = ident
         self.paths.append(path)
         self.fields[ident] = fields
+        if "title" not in doc.frontmatter:
+            self.prose_titles.add(ident)
         base = ident << SLOT_BITS
         posting = self._posting
         for number, (_, terms) in enumerate(fields.keys):
@@ -220,7 +244,9 @@ class RouteIndex(DerivedIndex):
         if ident is None:
             return
         fields = self.fields.pop(ident)
+        self.prose_titles.discard(ident)
         self._rarity.clear()
+        self._rarity_all.clear()
         self.paths[ident] = None
         base = ident << SLOT_BITS
         touched: set[str] = set()
@@ -301,23 +327,30 @@ class _ConceptHits:
 
     __slots__ = ("purpose", "title", "keys", "headings")
 
-    def __init__(self, index: RouteIndex, matched: dict[str, float], weight: float = 1.0) -> None:
+    def __init__(self, index: RouteIndex, matched: dict[str, float], weight: float = 1.0,
+                 body: SearchIndex | None = None) -> None:
         postings = index.postings
         # purpose, title and headings weigh a match by the word's rarity in the bank (a word every
-        # document's purpose shares says little); canonical keys are declared ownership: unweighted
-        # a concept is as common as its most common matched form (`threshold` and `порог` are one idea)
+        # document's purpose shares says little); canonical keys are declared ownership: unweighted.
+        # A purpose or a declared title is written to be routed on, so its words are weighed among the
+        # routing fields; headings and a title taken from the H1 (all a plain bank has) also among the
+        # prose: `Project Brief` or `Technical Context` in a bank whose every page says project say little.
+        # A concept is as common as its most common matched form (`threshold` and `порог` are one idea).
         rarity = min(map(index.rarity, matched), default=1.0)
-        rare = {term: score * rarity for term, score in matched.items()}
+        spread = min((index.rarity(term, body) for term in matched), default=1.0) if body is not None else rarity
         self.purpose: dict[int, float] = {}
         self.title: dict[int, float] = {}
         self.keys: dict[int, float] = {}
         self.headings: list[tuple[set[int], float]] = []  # strongest first
-        for term, score in sorted(rare.items(), key=lambda item: item[1]):  # weakest first: stronger overwrite
+        for term, score in sorted(matched.items(), key=lambda item: item[1]):  # weakest first: stronger overwrite
             entry = postings[term]
-            self.purpose.update(dict.fromkeys(entry.purpose, score))
-            self.title.update(dict.fromkeys(entry.title, score))
+            self.purpose.update(dict.fromkeys(entry.purpose, score * rarity))
+            if entry.title:
+                prose_titles = index.prose_titles
+                self.title.update({ident: score * (spread if ident in prose_titles else rarity)
+                                   for ident in entry.title})
             if entry.sections:
-                self.headings.insert(0, (entry.sections, score))
+                self.headings.insert(0, (entry.sections, score * spread))
         for term, score in sorted(matched.items(), key=lambda item: item[1]):
             entry = postings[term]
             # a key is matched part by part already (coverage²): an identifier's part counts whole there
@@ -363,7 +396,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     factors = undamped if about_bank(question) or layer == SELF_LAYER else index.factors(intent, False)
     owners: set[int] = set()  # documents owning a canonical key the question says whole: never damped
     matched_per_concept = [_concept_matches(index, concept) for concept in concepts]
-    hits = [_ConceptHits(index, matched, concept.weight)
+    body_index = SearchIndex.of(bank)
+    hits = [_ConceptHits(index, matched, concept.weight, body_index)
             for concept, matched in zip(concepts, matched_per_concept) if matched]
     fields, docs, paths = index.fields, bank.docs, index.paths
     filtered = doc_kind is not None or layer is not None or status is not None
@@ -462,7 +496,6 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
             break
         consider(ident)
     # -- fusion with body evidence (issue 14): metadata keeps its score, prose adds up to WEIGHT_BODY --
-    body_index = SearchIndex.of(bank)
     assert body_index.lexicon is not None
     evidence = body_evidence(body_index, body_index.lexicon.search_concepts(question))
     meta = {path: -neg for _, neg, path in top}

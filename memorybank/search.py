@@ -54,7 +54,8 @@ K1, B = 1.2, 0.75
 ARCHIVED_FACTOR = 0.3
 PHRASE_BONUS, TITLE_BONUS, PURPOSE_BONUS = 0.5, 0.3, 0.15
 EXCERPT_MAX = 240
-HEADING_LINES = re.compile(r"^#{1,6}[ \t].*$", re.MULTILINE)
+# the title and `## ` sections are routing metadata; deeper headings are prose
+HEADING_LINES = re.compile(r"^#{1,2}[ \t].*$", re.MULTILINE)
 HINT = "No document body contains these words; rank documents by topic instead."
 
 

@@ -13,7 +13,8 @@ def test_route_text_shows_score_path_title_facets_and_why():
     proc = run_cli("--root", str(FIXTURE), "--route", "filter thresholds")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0].split() == ["19.50", "domain/billing.md", "Billing"]
+    first = route(Bank(FIXTURE), "filter thresholds")["results"][0]  # the text face renders the capability's row
+    assert lines[0].split() == [f"{first['score']:.2f}", "domain/billing.md", "Billing"]
     assert lines[1].strip() == "→ read § Filter thresholds"  # results are compact: no kind · layer · status
     assert lines[2].strip().startswith("owns canonical_for: filter_thresholds")
 

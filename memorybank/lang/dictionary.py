@@ -573,4 +573,97 @@ center, central | центр, централ | 中心, 中央
 system | систем | 系统
 main, primary | главн, основн | 主要
 boundary, border | границ | 边界
+reliability, reliable | надежн | 可靠性, 可靠
+improvement, improve, enhancement | улучш, усовершенств | 改进, 改善
+byte | байт | 字节
+conversion, convert, transform | конверт, преобраз | 转换, 转化
+preserve, retain, keep | - | 保留
+body | - | 正文, 主体
+interpolation, interpolate | интерпол | 插值
+text | - | 文字
+bot, robot | бот, робот | 机器人
+pain point | - | 痛点
+next, upcoming | следующ | 接下来, 下一步
+prepare, preparation | подготов | 准备
+aspect | аспект | 方面
+english | английск | 英文, 英语
+russian | русск | 俄文, 俄语
+chinese | китайск | 中文, 汉语
+japanese | японск | 日文, 日语
+work | работ | 工作
+execute, execution | выполн, исполн | 执行
+percent, percentage | процент | 百分比
+start, begin | начат, начин | -
+remaining, remain | остал, остат | 剩余, 剩下
+stage, phase | этап, стади, фаз | 阶段
+appear | появ | 出现
+serverless | бессерверн | 无服务器
+cloud | облак, облачн | 云, 云端
+insufficient, enough, sufficient | недостаточн, достаточн | 不足, 足够
+lose, lost, loss, disappear | пропад, пропал, пропаст, потер, исчез | 丢失, 消失
+automatic, automation, automate | автомат | 自动, 自动化
+compatibility, compatible | совместим | 兼容, 兼容性
+idle | бездейств, простаива | 空闲
+consumption, consume | потребл | 占用, 消耗
+program, programming | программ | 程序, 编程
+programming language | - | 编程语言
+cope | справля | 应对
+running, launched | запущ | 运行中
+select, choose | выбра | 选用, 挑选
+count, quantity | количеств | 计数
+open | откры | 打开
+slow | медлен | 慢, 缓慢
+fast, quick | быстр | 快速
+install, installation | установ, инсталл | 安装
+daemon, background | демон, фонов | 守护进程, 后台
+explicit, explicitly | явн | 明确, 显式
+demo, demonstration | демо, демонстрац | 演示
+stable, stability | стабильн | 稳定
+technical, technology, tech | технич, технолог | 技术
+debt | долг | 债, 债务
+transport | транспорт | 传输
+amend, amendment | поправ | 修订, 修正
+accept, accepted | принят, принима | 接受, 采纳
+damage, corrupt, broken | поврежд | 损坏
+declare, declaration | деклар, объявл | 声明
+invalid | невалидн, некорректн, недопустим | 无效, 非法
+illustration | иллюстрац | 插图
+original | оригинал | 原始
+several, multiple | нескольк | 多个
+prevent, prevention | предотвра | 防止, 防范
+identity, identifier, id | идентифик | 标识, 身份, 标识符
+specific, concrete | конкретн | 具体
+vendor, producer, maker | производител | 厂商, 制作方
+payload | - | 载荷
+call, invoke | вызов, звонок | 调用, 呼叫
+voice | голос | 语音
+restart, reboot | перезапус | 重启
+detect, detection | обнаруж | 检测
+trigger | триггер, срабатыв | 触发
+periodic | периодич | 定期
+scan | скан | 扫描
+scrape, crawl | - | 爬取, 抓取
+size | размер | 大小, 尺寸
+maximum | максим | 最大
+minimum | миним | 最小
+average | средн | 平均
+step | шаг | 步骤
+rollback | откат | 回滚
+cleanup, clean | очист | 清理
+port | порт | 端口
+continuous integration, ci | - | 持续集成
+mirror | зеркал | 镜像
+free | бесплатн | 免费
+open source | - | 开源
+user experience, ux | - | 用户体验
+tablet | планшет | 平板
+blockchain | блокчейн | 区块链
+chain | цепоч, цепи | 链
+fee, commission | комисси | 手续费
+announcement | - | 公告
+success, successful | успешн, успех | 成功
+concept | концепц | 概念
+proof of concept, poc | - | 概念验证
+prototype | прототип | 原型
+advantage | преимуществ | 优势
 """

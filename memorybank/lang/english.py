@@ -1,12 +1,20 @@
 """English: a light stemmer and the stopword list.
 
-The stemmer only has to make inflections of one word meet (§5: `rounded`/`rounding`,
-`encrypt`/`encryption`, `policy`/`policies`); it is not a linguistic stemmer and it never has to
-produce a real word. Both sides of every comparison go through it, so a consistent cut is what
-matters. Rules, in order: plural (`-ies`→`y`, `-sses`→`ss`, `-es` after s/x/z/ch/sh, `-s` except after
-`s`, `u`, `i`), then one of `-ing`, `-ed`, `-ion` (keeping a vowel, undoubling a final
-double consonant), then a final silent `e`. `-ment`, `-er`, `-ly` stay: the prefix rule of the router
-bridges `deploy`/`deployment`.
+The stemmer makes the forms of one word family meet, inflectional and derivational alike
+(`rounded`/`rounding`, `encrypt`/`encryption`, `policy`/`policies`, `limit`/`limiting`/`limitation`,
+`configure`/`configuration`, `deploy`/`deployment`): a Russian or Chinese question reaches English
+prose through the English words of a dictionary row, stemmed by this same function, so the row's
+`limitation` must land where the body's `limiting` does. It never has to produce a real word; both
+sides of every comparison go through it, so a consistent cut is what matters.
+
+Rules, in order: plural (`-ies`→`y`, `-sses`→`ss`, `-es` after s/x/z/ch/sh, `-s` except after `s`, `u`,
+`i`); one of `-ing`, `-ed` (keeping a vowel, undoubling a final double consonant, restoring the `e` of
+`-ate`/`-ize`/`-ble`); then Porter's derivational steps 2–4 (Porter 1980: `-ization`→`-ize`,
+`-ational`→`-ate`, `-fulness`→`-ful` …; `-ness`, `-ful`, `-ative` dropped; `-ment`, `-ance`, `-ence`,
+`-er`, `-ity`, `-ive`, `-ize`, `-ate`, `-able` … dropped), each only while the rest keeps Porter's
+*measure* (vowel–consonant runs) above 1, so short words keep their ending (`user`, `client`, `version`,
+`document`); `-ion` after s/t is cut from words of 6+ letters (`action`/`act`); then a final silent `e`.
+`-ant` is kept: `important` must not become `import`.
 """
 
 from __future__ import annotations
@@ -52,8 +60,54 @@ def _undouble(word: str) -> str:
     return word
 
 
+def _measure(stem: str) -> int:
+    """Porter's m: the number of vowel→consonant transitions (`tr`=0, `trouble`=1, `private`=2)."""
+    m, previous = 0, False
+    for i, ch in enumerate(stem):
+        vowel = ch in "aeiou" or (ch == "y" and i > 0 and not previous)
+        if previous and not vowel:
+            m += 1
+        previous = vowel
+    return m
+
+
+# Porter 1980 steps 2 and 3 (suffix → replacement, when the rest has m > 0), written for words whose
+# final `y` is kept (this stemmer maps `-ies` to `y`, not `i`); longest suffix first within a step.
+_STEP2 = (("ational", "ate"), ("tional", "tion"), ("ization", "ize"), ("isation", "ize"), ("iveness", "ive"),
+          ("fulness", "ful"), ("ousness", "ous"), ("biliti", "ble"), ("bility", "ble"), ("ation", "ate"),
+          ("ality", "al"), ("ivity", "ive"), ("alism", "al"), ("ously", "ous"), ("ently", "ent"),
+          ("izer", "ize"), ("iser", "ize"), ("ator", "ate"), ("ency", "ence"), ("ancy", "ance"),
+          ("ably", "able"), ("ally", "al"), ("ibly", "ible"))
+_STEP3 = (("icate", "ic"), ("ative", ""), ("alize", "al"), ("alise", "al"), ("icity", "ic"), ("ical", "ic"),
+          ("ness", ""), ("ful", ""))
+# step 4: dropped when the rest has m > 1
+_STEP4 = ("ement", "ance", "ence", "able", "ible", "ment", "ism", "ate", "ity", "ous", "ive", "ize", "ise",
+          "ent", "al", "er", "ic", "ou")
+
+
+def _derivational(word: str) -> str:
+    for suffix, replacement in _STEP2:
+        if word.endswith(suffix):
+            if _measure(word[:-len(suffix)]) > 0:
+                word = word[:-len(suffix)] + replacement
+            break
+    for suffix, replacement in _STEP3:
+        if word.endswith(suffix):
+            if _measure(word[:-len(suffix)]) > 0:
+                word = word[:-len(suffix)] + replacement
+            break
+    for suffix in _STEP4:
+        if word.endswith(suffix):
+            if _measure(word[:-len(suffix)]) > 1:
+                return word[:-len(suffix)]
+            break
+    if word.endswith("ion") and len(word) >= 6 and word[-4] in "st":
+        word = word[:-3]
+    return word
+
+
 def stem(word: str) -> str:
-    """Cut a lowercase ASCII word to the form its inflections share (see the module docstring)."""
+    """Cut a lowercase ASCII word to the form its family shares (see the module docstring)."""
     if len(word) <= 2 or word in _KEEP:
         return word
     irregular = _IRREGULAR.get(word)
@@ -70,13 +124,15 @@ def stem(word: str) -> str:
         word = word[:-1]
     if word in _KEEP:
         return word
-    # one suffix
+    # one inflection
+    cut = ""
     if word.endswith("ing") and len(word) >= 5 and _has_vowel(word[:-3]):
-        word = _undouble(word[:-3])
+        cut = word[:-3]
     elif word.endswith("ed") and len(word) >= 4 and not word.endswith("eed") and _has_vowel(word[:-2]):
-        word = _undouble(word[:-2])
-    elif word.endswith("ion") and len(word) >= 6 and word[-4] in "st":
-        word = word[:-3]
+        cut = word[:-2]
+    if cut:
+        word = cut + "e" if cut.endswith(("at", "iz", "bl")) else _undouble(cut)
+    word = _derivational(word)
     # silent e
     if word.endswith("e") and len(word) > 2 and not word.endswith(("ee", "ie")):
         word = word[:-1]

@@ -30,6 +30,7 @@ from .vocabulary import VocabularyRow
 STOPWORDS = english.STOPWORDS | russian.STOPWORDS | chinese.STOPWORDS
 
 Row = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # english items, russian stems, chinese words
+MIN_PREFIXED_STEM = 4  # letters of a dictionary stem found behind a stripped verbal prefix
 _MEMO_LIMIT = 200_000  # per-lexicon memo tables are cleared when they reach this many entries
 _WORD_ASCII = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _ASCII_SEPARATORS = str.maketrans({chr(i): " " for i in range(128) if chr(i) not in _WORD_ASCII})
@@ -161,20 +162,23 @@ class Lexicon:
     # -- single words ----------------------------------------------------------------------------
 
     def russian_stem(self, word: str) -> str | None:
-        """Canonical stem of a Russian word: longest dictionary stem it starts with, else after one prefix."""
+        """Canonical stem of a Russian word: longest dictionary stem it starts with, else after one prefix.
+
+        Behind a stripped prefix the stem must have ≥ 4 letters: `на|чаты` is no chat and `про|цент`
+        no cent, while `за|деплоить` is a deploy."""
         found = self._longest_stem(word)
         if found is None:
             for prefix in russian.VERBAL_PREFIXES:
                 if word.startswith(prefix) and len(word) - len(prefix) >= 4:
-                    found = self._longest_stem(word[len(prefix):])
+                    found = self._longest_stem(word[len(prefix):], MIN_PREFIXED_STEM)
                     if found is not None:
                         break
         return found
 
-    def _longest_stem(self, word: str) -> str | None:
+    def _longest_stem(self, word: str, shortest: int = 1) -> str | None:
         size = len(word)
         for length in self._ru_lengths:
-            if length <= size:
+            if shortest <= length <= size:
                 canon = self.ru_canon.get(word[:length])
                 if canon is not None:
                     return canon
