@@ -184,13 +184,23 @@ def _one_per_idea(concepts: list[SearchConcept]) -> list[SearchConcept]:
     return out
 
 
-def best_line(index: SearchIndex, evidence: Evidence, doc: Doc) -> tuple[int, str, str | None] | None:
-    """The body line carrying most of the evidence: `(file line, short excerpt, heading above it)`."""
+def line_needles(index: SearchIndex, evidence: Evidence) -> list:
+    """The literals that place each of the evidence's concepts on a line (the same for every document)."""
+    assert index.lexicon is not None
+    return _line_needles(index.lexicon, evidence.concepts)
+
+
+def best_line(index: SearchIndex, evidence: Evidence, doc: Doc,
+              needles: list | None = None) -> tuple[int, str, str | None] | None:
+    """The body line carrying most of the evidence: `(file line, short excerpt, heading above it)`.
+
+    `needles`: `line_needles(index, evidence)`, when the caller places lines in several documents."""
     text = index.body(doc.path, doc)
     if not text or not evidence.concepts:
         return None
     assert index.lexicon is not None
-    needles = _line_needles(index.lexicon, evidence.concepts)
+    if needles is None:
+        needles = line_needles(index, evidence)
     line, excerpt = _best_line(needles, evidence.weights, _Body(text), doc.body_line, evidence.concepts,
                                index.lexicon)
     if not excerpt:
