@@ -28,3 +28,12 @@ def echoes(purpose: str | None, body: str) -> bool:
         return False
     wanted = flatten(purpose).removesuffix("…").rstrip().casefold()
     return len(wanted) >= 3 and wanted in flatten(body[:ECHO_SCAN]).casefold()
+
+
+def title_echo(title: str, h1: str | None) -> bool:
+    """True when a declared title only repeats the document's H1 (adopt copies it, emphasis and
+    spacing aside): routing weighs it as the H1 it is, not as a title written to be routed on."""
+    if not h1:
+        return False
+    wanted = " ".join(flatten(title).split()).removesuffix("…").rstrip().casefold()
+    return bool(wanted) and " ".join(flatten(h1).split()).casefold().startswith(wanted)

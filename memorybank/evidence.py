@@ -78,7 +78,7 @@ def _form_parts(index: SearchIndex, terms: tuple[str, ...], scale: float) -> tup
         found, df = _saturated(index, term, ids, tfs, norm, paths, every_live)
         if scale != 1.0:
             found = {k: scale * v for k, v in found.items()}
-        smallest = df if not smallest else min(smallest, df)
+        smallest = df if merged is None else min(smallest, df)  # a counted df may be 0 (scaffold.py)
         merged = found if merged is None else {k: v + found[k] for k, v in merged.items() if k in found}
         if not merged:
             return {}, smallest
@@ -99,7 +99,7 @@ def _saturated(index: SearchIndex, term: str, ids: array, tfs: array, norm: list
     Common terms touch thousands of postings on a large bank; the result only changes when a document
     does, so it is kept (for the `SATURATED_CACHE` most recent terms) until the index's stamp moves.
     """
-    stamp = (index.total_length, index.live, len(paths), index.total_postings)
+    stamp = (index.total_length, index.live, len(paths), index.total_postings, index.bank.generation)
     cache = index.saturated
     hit = cache.get(term)
     if hit is not None and hit[0] == stamp:
@@ -119,6 +119,7 @@ def _saturated(index: SearchIndex, term: str, ids: array, tfs: array, norm: list
                     found[ident] = tf / (tf + norm[ident])
                 else:
                     del found[ident]
+    df = index.counted_df(ids, df)  # issue 18: scaffolding holding the term does not count (scaffold.py)
     if len(cache) >= SATURATED_CACHE:
         cache.pop(next(iter(cache)))
     cache[term] = (stamp, found, df)
@@ -183,13 +184,23 @@ def _one_per_idea(concepts: list[SearchConcept]) -> list[SearchConcept]:
     return out
 
 
-def best_line(index: SearchIndex, evidence: Evidence, doc: Doc) -> tuple[int, str, str | None] | None:
-    """The body line carrying most of the evidence: `(file line, short excerpt, heading above it)`."""
+def line_needles(index: SearchIndex, evidence: Evidence) -> list:
+    """The literals that place each of the evidence's concepts on a line (the same for every document)."""
+    assert index.lexicon is not None
+    return _line_needles(index.lexicon, evidence.concepts)
+
+
+def best_line(index: SearchIndex, evidence: Evidence, doc: Doc,
+              needles: list | None = None) -> tuple[int, str, str | None] | None:
+    """The body line carrying most of the evidence: `(file line, short excerpt, heading above it)`.
+
+    `needles`: `line_needles(index, evidence)`, when the caller places lines in several documents."""
     text = index.body(doc.path, doc)
     if not text or not evidence.concepts:
         return None
     assert index.lexicon is not None
-    needles = _line_needles(index.lexicon, evidence.concepts)
+    if needles is None:
+        needles = line_needles(index, evidence)
     line, excerpt = _best_line(needles, evidence.weights, _Body(text), doc.body_line, evidence.concepts,
                                index.lexicon)
     if not excerpt:

@@ -186,13 +186,19 @@ class _JsonFile:
             raise BankError(f"Refusing to touch {self.rel}: memorybank's entry cannot be added without rewriting the "
                             "file's layout. Add the entry by hand (see install --dry-run for it); nothing was "
                             "written.")
-        unit = jsonedit.indent_unit(self.body) if self.body.strip() else "  "
-        text = json.dumps(self.data, ensure_ascii=False, indent=unit)
-        if not self.body.strip() or self.body.endswith("\n"):
-            text += "\n"
+        text = created_json(self.data)  # a new file, or one holding only blank space
         if "\r\n" in self.body:
             text = text.replace("\n", "\r\n")
         return ("\ufeff" if self.bom else "") + text
+
+
+def created_json(data: dict[str, Any]) -> str:
+    """The whole text of a JSON file install creates (or fills when it held only blank space).
+
+    A merge into an existing file never has this layout unless the file already had it: into `{}`
+    it writes inline (`{"mcpServers": {…}}`). Uninstall reads this layout as "install made the file"
+    and removes it once our keys are gone; any other file keeps what is left, even `{}`."""
+    return json.dumps(data, ensure_ascii=False, indent="  ") + "\n"
 
 
 def _root_arg(args: Any) -> str | None:

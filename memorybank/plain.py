@@ -19,7 +19,7 @@ WIDE = 60 / 25  # a CJK character costs as many tokens as 2.4 others (§14.2's e
 
 def plain(text: str) -> str:
     """`text` with each control, format or separator character replaced by one space (same length)."""
-    if text.isascii() and text.isprintable():
+    if text.isprintable():  # no Other or Separator character but the space: none of _NOT_SHOWN (C-level check)
         return text
     return "".join(" " if unicodedata.category(ch) in _NOT_SHOWN else ch for ch in text)
 

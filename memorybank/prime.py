@@ -92,7 +92,8 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "") -> tu
     terms = set(title | purpose | index.keys[sid])
     if doc.sections:
         terms |= index.lexicon.search_terms(" ".join(s.title for s in doc.sections))
-    ceiling = index.idf(index.live - 1) if index.live > 1 else 0.0  # held by fewer than all documents
+    counted = index.population()[0]  # issue 18: documents counted toward body statistics (scaffold.py)
+    ceiling = index.idf(counted - 1) if counted > 1 else 0.0  # held by fewer than all documents
     floor = index.idf(0)
     topical = known = 0
     known_weight = found = 0.0

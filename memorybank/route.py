@@ -20,8 +20,8 @@ Scoring, per SPEC §5:
   outrank a direct title match, and linearly half of a two-word key (2.5) beats a title word (2).
   Squaring keeps a full key at 5 and makes partial keys fade fast (½ → 1.25, ⅔ → 2.2).
 - issue 14 (over SPEC §5's flat weights): a purpose, title or heading match is × the concept's
-  rarity (`RouteIndex.rarity`: BM25 idf over the documents holding it in any field or in the prose
-  ÷ the idf of a one-document word;
+  rarity (`RouteIndex.rarity`: BM25 idf over the knowledge documents (issue 18, `scaffold.py`)
+  holding it in any field or in the prose ÷ the idf of a one-document word;
   a concept takes its most common matched form's), so a word most documents' metadata shares stops
   outranking body evidence. Keys are unweighted: the owner of a canonical key keeps its lead. The
   rarity is ≤ 1, so the walk's integer bound below stays an upper bound.
@@ -48,11 +48,13 @@ from operator import itemgetter
 
 from .bank import Bank
 from .derived import DerivedIndex
-from .evidence import Evidence, best_line, body_evidence
+from .echo import title_echo
+from .evidence import Evidence, best_line, body_evidence, line_needles
 from .lang import Concept, Lexicon, about_bank, why_intent
-from .plain import shown
 from .query import check_filters, check_query, empty_hint
 from .records import Doc
+from .routefit import fit_answer, shown_words
+from .scaffold import counts_toward_statistics
 from .search import SearchIndex
 
 DEFAULT_LIMIT = 5
@@ -65,6 +67,7 @@ TITLE_MAX = 40  # characters of a title in a result
 SECTION_MAX = 40  # characters of a `section`: a clipped heading still opens it (bank_read matches a part of one)
 WHY_MAX = 160  # characters of a `why` line
 WHY_WORDS = 3  # matched words named per field in `why`
+KEY_SHOWN, WORD_SHOWN = 60, 24  # characters of a canonical key and of one matched word named in `why`
 INDEX_BODY = 0.5  # an index's prose mostly describes the documents it links to
 STATUS_FACTOR = {"active": 1.0, "draft": 0.7, "archived": 0.2}
 OTHER_STATUS_FACTOR = 0.9
@@ -184,6 +187,7 @@ class RouteIndex(DerivedIndex):
         self._rarity: dict[str, float] = {}  # term -> idf ÷ the largest idf, cleared on any change
         self._rarity_all: dict[str, float] = {}  # the same over fields and prose, cleared as well
         self._rarity_for: tuple | None = None  # the body index's state `_rarity_all` was computed with
+        self._population: tuple[tuple, tuple[int, frozenset[int]]] = ((), (0, frozenset()))
 
     def factors(self, intent: bool, self_intent: bool = True) -> list[float]:
         """Per document id: layer weight × status × closed work (× why-intent, × the dna/ damping unless
@@ -222,23 +226,41 @@ class RouteIndex(DerivedIndex):
                 self._rarity_all.clear()
                 self._rarity_for = stamp
             cache = self._rarity_all
+        live, left = self.population()  # issue 18: the project's knowledge only (scaffold.py)
         found = cache.get(term)
         if found is None:
             entry = self.postings.get(term)
-            live = len(self.ids)
             if entry is None or live == 0:
                 return 1.0
-            holders = len(entry.purpose | entry.title | entry.key_ids | {slot >> SLOT_BITS for slot in entry.sections})
+            # issue 18: scaffolding (dna/, indexes) neither holds nor counts (scaffold.py)
+            holders = len((entry.purpose | entry.title | entry.key_ids | {slot >> SLOT_BITS for slot in entry.sections})
+                          - left)
             if body is not None and body.live:
+                counted = body.population()[0]
                 prose = body.postings.get(term)
                 if prose is not None:
                     ids, paths = prose[0], body.paths
-                    holders = max(holders, len(ids) if body.live == len(paths)
-                                  else sum(paths[ident] is not None for ident in ids))
-                live = max(live, body.live)
-            found = _idf(live, min(holders, live)) / _idf(live, 1)
+                    df = len(ids) if body.live == len(paths) else sum(paths[ident] is not None for ident in ids)
+                    holders = max(holders, body.counted_df(ids, df))
+                live = max(live, counted)
+            # a word only scaffolding holds counts as one document's: the rarity stays ≤ 1 (the walk's bound)
+            found = _idf(live, max(1, min(holders, live))) / _idf(live, 1)
             cache[term] = found
         return found
+
+    # -- issue 18 (adopt-parity): rarity counts the project's knowledge only (scaffold.py) --
+    def population(self) -> tuple[int, frozenset[int]]:
+        """(documents counted toward rarity, ids of the live scaffolding left out); all when nothing else is live."""
+        stamp = (self.bank.generation, len(self.paths), len(self.ids))
+        if self._population[0] != stamp:
+            docs = self.bank.docs
+            left = frozenset(ident for path, ident in self.ids.items()
+                             if (doc := docs.get(path)) is not None and not counts_toward_statistics(doc))
+            self._population = (stamp, (len(self.ids) - len(left), left) if len(left) < len(self.ids)
+                                else (len(self.ids), frozenset()))
+            self._rarity.clear()
+            self._rarity_all.clear()
+        return self._population[1]
 
     def _posting(self, term: str) -> Postings:
         found = self.postings.get(term)
@@ -256,7 +278,8 @@ class RouteIndex(DerivedIndex):
         self.ids[path] = ident
         self.paths.append(path)
         self.fields[ident] = fields
-        if "title" not in doc.frontmatter:
+        # issue 18: metadata copied from the body (adopt's: purpose an echo, title the H1) routes as a plain page's
+        if "title" not in doc.frontmatter or (doc.purpose_echo and title_echo(doc.title, doc.h1)):
             self.prose_titles.add(ident)
         base = ident << SLOT_BITS
         posting = self._posting
@@ -399,7 +422,8 @@ def route(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str |
 
     `since`/`until` (and time words in the question) bound a window: see `timeroute`."""
     from .timeroute import routed as timed  # issue 19: time windows, superseded decisions (timeroute.py)
-    return timed(bank, question, limit, doc_kind, layer, status, since, until)[0]
+    answer = timed(bank, question, limit, doc_kind, layer, status, since, until)[0]
+    return fit_answer(answer)  # the token budget (routefit.py)
 
 
 def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str | None = None,
@@ -548,32 +572,59 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
             continue
         raw = exact(ident)
         rows[path] = round(raw * factor(ident), 4)
-    fused = []
+    # Each row's body part is at most WEIGHT_BODY × its whole strength (`beyond` only drops concepts),
+    # so rows are taken best optimistic total first and `beyond` is computed only while a row can
+    # still place in the top `limit` (the same sort keys: no rank or score changes)
+    pending = []
+    raw_get, total_weight = evidence.raw.get, evidence.total
     for path, value in rows.items():
+        ident = index.ids[path]
         sid = body_ids.get(path)
+        bound = raw_get(sid, 0.0) / total_weight if sid is not None else 0.0
+        if docs[path].is_index:
+            bound *= INDEX_BODY
+        pending.append((later(ident, path), -round(value + WEIGHT_BODY * bound * factor(ident), 4), path, ident, sid,
+                        value))
+    pending.sort()
+    fused: list[tuple[bool, float, str, float, float]] = []  # sorted
+    for late, optimistic, path, ident, sid, value in pending:
+        if len(fused) >= limit and (late, optimistic, path) > fused[limit - 1][:3]:
+            break
         strength = evidence.beyond(body_index, sid, docs[path]) if sid is not None else 0.0
         if docs[path].is_index:
             strength *= INDEX_BODY
-        ident = index.ids[path]
         body = WEIGHT_BODY * strength * factor(ident)
         total = round(value + body, 4)
         if total > 0:
-            fused.append((later(ident, path), -total, path, value, body))
-    fused.sort()
+            bisect.insort(fused, (late, -total, path, value, body))
     if not fused:
         return {"results": [], **empty_hint(HINT, "search", doc_kind, layer, status)}, None, None
     results = []
+    matched = _Matched(matched_per_concept)
+    needles = None  # placed once for every row that quotes a body line
     for _, neg, path, value, body in fused[:limit]:
         doc = docs[path]
         line = None
-        if body > 0 and (body >= value or value == 0 or not _has_section(fields[index.ids[path]], matched_per_concept)):
-            line = best_line(body_index, evidence, doc)
-        results.append(_result(doc, fields[index.ids[path]], -neg, matched_per_concept, line if body else None))
+        if body > 0 and (body >= value or value == 0 or not _has_section(fields[index.ids[path]], matched)):
+            if needles is None:
+                needles = line_needles(body_index, evidence)
+            line = best_line(body_index, evidence, doc, needles)
+        results.append(_result(doc, fields[index.ids[path]], -neg, matched, line if body else None))
     return {"results": results}, evidence, body_index
 
 
-def _has_section(fields: RouteFields, per_concept: list[dict[str, float]]) -> bool:
-    return any(_field(terms, per_concept)[1] for _, terms in fields.sections)
+class _Matched:
+    """The per-concept matches of one question (`_concept_matches`) and every field term any of them holds."""
+
+    __slots__ = ("per_concept", "terms")
+
+    def __init__(self, per_concept: list[dict[str, float]]) -> None:
+        self.per_concept = per_concept
+        self.terms = set().union(*per_concept)
+
+
+def _has_section(fields: RouteFields, matched: _Matched) -> bool:
+    return any(_field(terms, matched)[1] for _, terms in fields.sections)
 
 
 def _best(terms: Terms, matched: dict[str, float]) -> tuple[float, str | None]:
@@ -586,17 +637,22 @@ def _best(terms: Terms, matched: dict[str, float]) -> tuple[float, str | None]:
     return best, surface
 
 
-def _field(terms: Terms, per_concept: list[dict[str, float]]) -> tuple[float, list[str]]:
+def _field(terms: Terms, matched: _Matched) -> tuple[float, list[str]]:
+    # only the field's words some concept matched can score (the rest score 0 and never win `_best`)
+    wanted = matched.terms
+    terms = tuple(triple for triple in terms if triple[0] in wanted)
     total, words = 0.0, []
-    for matched in per_concept:
-        score, word = _best(terms, matched)
+    if not terms:
+        return total, words
+    for per_concept in matched.per_concept:
+        score, word = _best(terms, per_concept)
         if word is not None:
             total += score
             words.append(word)
     return total, list(dict.fromkeys(words))
 
 
-def _result(doc: Doc, fields: RouteFields, score: float, per_concept: list[dict[str, float]],
+def _result(doc: Doc, fields: RouteFields, score: float, matched: _Matched,
             line: tuple[int, str, str | None] | None = None) -> dict:
     """One result row with its `why` line and `section`: the heading that matched, else the one above `line`.
 
@@ -605,25 +661,25 @@ def _result(doc: Doc, fields: RouteFields, score: float, per_concept: list[dict[
     why: list[str] = []
     best_key: tuple[float, int, list[str]] | None = None
     for number, (_, terms) in enumerate(fields.keys):
-        total, words = _field(terms, per_concept)
+        total, words = _field(terms, matched)
         ratio = min(1.0, total / len(terms))
         if words and (best_key is None or ratio > best_key[0]):
             best_key = (ratio, number, words)
     if best_key is not None:
         key, terms = fields.keys[best_key[1]]
         if len(best_key[2]) >= len(terms):
-            why.append(f"owns canonical_for: {key}")
+            why.append(f"owns canonical_for: {shown_words(key, KEY_SHOWN)}")
         elif 2 * len(best_key[2]) >= len(terms):  # a third of a key adds 5 × (1/3)² ≈ 0.6: not worth naming
-            why.append(f"canonical_for: {key} {len(best_key[2])}/{len(terms)}")
-    _, words = _field(fields.purpose, per_concept)
+            why.append(f"canonical_for: {shown_words(key, KEY_SHOWN)} {len(best_key[2])}/{len(terms)}")
+    _, words = _field(fields.purpose, matched)
     if words:
-        why.append(f'purpose: {", ".join(words[:WHY_WORDS])}')
-    elif _field(fields.title, per_concept)[1]:
+        why.append(f'purpose: {", ".join(shown_words(word, WORD_SHOWN) for word in words[:WHY_WORDS])}')
+    elif _field(fields.title, matched)[1]:
         why.append("title")  # the row shows the title; its matched words need no repeating
     section: str | None = None
     best_section = 0.0
     for heading, terms in fields.sections:
-        total, words = _field(terms, per_concept)
+        total, words = _field(terms, matched)
         if words and total > best_section:
             best_section, section = total, heading
     if section is not None:
@@ -634,12 +690,13 @@ def _result(doc: Doc, fields: RouteFields, score: float, per_concept: list[dict[
             section = line[2]
     # Compact by design (issue 14: five results in ≤ 300 tokens): the purpose, kind and layer are one
     # bank_read away; a status is shown only when it is not `active`, because it changes how to read.
-    title = shown(_unprefixed(doc.title, doc.path), TITLE_MAX)
-    out: dict = {"path": doc.path, "title": title, "score": round(score, 3), "why": shown("; ".join(why), WHY_MAX)}
+    title = shown_words(_unprefixed(doc.title, doc.path), TITLE_MAX)
+    out: dict = {"path": doc.path, "title": title, "score": round(score, 3),
+                 "why": shown_words("; ".join(why), WHY_MAX)}
     if doc.status not in (None, "active"):
         out["status"] = doc.status
     if section is not None:
-        out["section"] = shown(section, SECTION_MAX)
+        out["section"] = shown_words(section, SECTION_MAX)
     return out
 
 

@@ -23,6 +23,8 @@ Ranking, per SPEC §6:
   + 0.3 × the share of concepts found in the title, + 0.15 × the share found in the purpose;
   archived × 0.3 (before the cut). Bonuses need the text, so only the leading candidates (3 × limit,
   at least 30) are read and re-ranked; the rest cannot appear.
+- issue 18: idf and the average length are taken over the project's knowledge documents, and the
+  dna/ contract and indexes rank after the others, as in route (`scaffold.py`).
 - each result names the best line: the body line whose matched concepts carry the most idf × tier
   (found with `str.find` over the lowercased body, `Lexicon.needles`), and that line as
   `excerpt` (≤ 240 characters, cut around the first match).
@@ -35,7 +37,9 @@ import math
 import os
 import re
 from array import array
+from bisect import bisect_left
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from .bank import Bank
 from .derived import DerivedIndex
@@ -48,6 +52,8 @@ from .limits import TITLE_MAX
 from .plain import plain, shown
 from .query import check_filters, check_query, empty_hint
 from .records import Doc
+from .scaffold import counts_toward_statistics
+from .scaffold import later as scaffold_later
 
 DEFAULT_LIMIT = 10
 MAX_LIMIT = 50
@@ -209,9 +215,41 @@ class SearchIndex(DerivedIndex):
         self.dead_postings = 0
 
     def idf(self, df: int) -> float:
-        return math.log(1 + (self.live - df + 0.5) / (df + 0.5))
+        """BM25 idf of a term held by `df` counted documents (`counted_df`), over the counted population."""
+        counted = self.population()[0]
+        return math.log(1 + (counted - df + 0.5) / (df + 0.5))
 
-    def _stamped(self, name: str, stamp: tuple, build: Callable[[], list[float]]) -> list[float]:
+    # -- issue 18 (adopt-parity): body statistics count the project's knowledge only (scaffold.py) --
+    def population(self) -> tuple[int, int, frozenset[int]]:
+        """(documents counted toward body statistics, their total length, the live ids left out).
+
+        The dna/ contract and indexes are left out (`scaffold.counts_toward_statistics`), unless
+        nothing else is live. Rebuilt when a document or a layer changes (the bank's generation)."""
+        def build() -> tuple[int, int, frozenset[int]]:
+            docs = self.bank.docs
+            left = frozenset(ident for ident, path in enumerate(self.paths) if path is not None
+                             and (doc := docs.get(path)) is not None and not counts_toward_statistics(doc))
+            if len(left) >= self.live:
+                return self.live, self.total_length, frozenset()
+            return self.live - len(left), self.total_length - sum(self.lengths[i] for i in left), left
+        return self._stamped("population", (self.bank.generation, self.live, len(self.paths), self.total_length),
+                             build)
+
+    def counted_df(self, ids: array, df: int) -> int:
+        """A term's live document frequency `df` (postings `ids`, ascending) less the scaffolding holding it."""
+        left = self.population()[2]
+        if not left or not df:
+            return df
+        size = len(ids)
+        if size <= len(left):  # walk the shorter side: a term's few postings, or the few left out
+            return df - len(left.intersection(ids))
+        for ident in left:
+            at = bisect_left(ids, ident)
+            if at < size and ids[at] == ident:
+                df -= 1
+        return df
+
+    def _stamped(self, name: str, stamp: tuple, build: Callable[[], Any]) -> Any:
         cached = self._per_doc.get(name)
         if cached is None or cached[0] != stamp:
             cached = self._per_doc[name] = (stamp, build())
@@ -220,9 +258,10 @@ class SearchIndex(DerivedIndex):
     def norms(self) -> list[float]:
         """Per id, BM25's length normalisation `k1 · (1 − b + b · length / average length)`."""
         def build() -> list[float]:
-            average = (self.total_length / self.live if self.live else 1.0) or 1.0
+            counted, length, _ = self.population()  # issue 18: the knowledge documents' average (scaffold.py)
+            average = (length / counted if counted else 1.0) or 1.0
             return [K1 * (1 - B + B * length / average) for length in self.lengths]
-        return self._stamped("norms", (self.total_length, self.live, len(self.paths)), build)
+        return self._stamped("norms", (self.bank.generation, self.total_length, self.live, len(self.paths)), build)
 
     def damping(self) -> list[float]:
         """Per id: 0.3 for archived documents, 1 otherwise, 0 for replaced or removed ids."""
@@ -236,7 +275,7 @@ class SearchIndex(DerivedIndex):
         return self._stamped("damping", (self.bank.generation, len(self.paths)), build)
 
     def term_scores(self, term: str, scale: float = 1.0) -> tuple[dict[int, float], int]:
-        """BM25 of one term (× `scale`) per live document, and its live document frequency."""
+        """BM25 of one term (× `scale`) per live document, and its document frequency (`counted_df`)."""
         entry = self.postings.get(term)
         if entry is None:
             return {}, 0
@@ -250,6 +289,7 @@ class SearchIndex(DerivedIndex):
             df = len(pairs)
         if not df:
             return {}, 0
+        df = self.counted_df(ids, df)  # issue 18: scaffolding holding the term does not count (scaffold.py)
         top = self.idf(df) * (K1 + 1) * scale
         norm = self.norms()
         return {ident: top * tf / (tf + norm[ident]) for ident, tf in pairs}, df
@@ -258,20 +298,20 @@ class SearchIndex(DerivedIndex):
         """Tier × score of one form (all its terms required, mean BM25) and its idf (0 if nothing matched)."""
         if len(form.terms) == 1:
             scores, df = self.term_scores(form.terms[0], form.tier)
-            return scores, self.idf(df) if df else 0.0
+            return scores, self.idf(df) if df else 0.0  # df 0: only scaffolding holds it, it sets no weight
         merged: dict[int, float] | None = None
         idfs = []
         for term in form.terms:
             scores, df = self.term_scores(term, form.tier)
-            if not df:
+            if not scores:
                 return {}, 0.0
-            idfs.append(self.idf(df))
+            idfs.append(self.idf(df) if df else 0.0)
             merged = scores if merged is None else {k: v + scores[k] for k, v in merged.items() if k in scores}
             if not merged:
                 return {}, 0.0
         assert merged is not None
         count = len(form.terms)
-        return {k: v / count for k, v in merged.items()}, sum(idfs) / count
+        return {k: v / count for k, v in merged.items()}, (sum(idfs) / count if all(idfs) else 0.0)
 
 
 def _concept_scores(index: SearchIndex, concept: SearchConcept) -> tuple[dict[int, float], float]:
@@ -430,7 +470,8 @@ def search(bank: Bank, query: str, limit: int = DEFAULT_LIMIT, doc_kind: str | N
         factor += TITLE_BONUS * sum(_concept_in(c, title_terms) for c in content) / len(content)
         factor += PURPOSE_BONUS * sum(_concept_in(c, purpose_terms) for c in content) / len(content)
         ranked.append((group, score * factor, path, doc))
-    ranked.sort(key=lambda r: (r[0], -round(r[1], 9), r[2]))
+    later = scaffold_later(query, layer)  # issue 18: the dna/ contract and indexes after the answers (scaffold.py)
+    ranked.sort(key=lambda r: (later(r[3]), r[0], -round(r[1], 9), r[2]))
 
     results = []
     needles = _line_needles(lexicon, content)

@@ -5,7 +5,9 @@
   the separator install added (`jsonedit.remove`), so other servers keep their bytes.
 - Hooks in `.claude/settings.json`: each event's group that holds only our command, or our command
   item inside a shared group. A container left empty by that (`hooks.Stop`, `hooks`, `mcpServers`)
-  goes too; a JSON file left as `{}` is removed (install created it, or it held only our keys).
+  goes too. A JSON file left as `{}` is removed when it is in the layout install creates files in
+  (`install.created_json`: indented, one member a line); a merge into a file that existed writes
+  inline into `{}`, so such a file is given back as it was, `{}` included.
 - Managed blocks (CLAUDE.md, AGENTS.md, copilot-instructions.md, GEMINI.md, .junie/guidelines.md):
   the block and the blank line install or deliver put before it; a file left blank is removed. A
   block edited by hand (deliver's digest, or install's paragraph, no longer matches) is kept and
@@ -17,8 +19,10 @@
   still matches; a hand-edited one is kept and reported as refused unless `force`.
 - Folders left empty by those removals are removed, up to the project folder.
 
-One caveat of undoing without a record: a file that was already `{}` or blank before install, or
-a JSON file whose `mcpServers` was already `{}`, is removed too.
+Caveats of undoing without a record: a JSON file that was already an empty object written over
+several lines (`{\n}`), or blank, gets install's created layout and is removed too; an empty
+container that was there before (`"mcpServers": {}`, `"hooks": {}`, an empty hook list) goes with
+our entry (the file stays, as `{}` if nothing else is left); a blank CLAUDE.md is removed.
 All files change together (`atomic.replace_files`) or none do.
 """
 
@@ -37,7 +41,7 @@ from .clients import CLIENTS, SERVER_NAME
 from .deliver.channels import OWNED_PATTERNS, RULES_FILE, SHARED, SKILL_FILE
 from .deliver.files import digest, owner_digest
 from .errors import BankError
-from .install import HOOK_EVENTS, claude_hook_root, claude_md_block, hook_command_for, wiring_place
+from .install import HOOK_EVENTS, claude_hook_root, claude_md_block, created_json, hook_command_for, wiring_place
 from .limits import PROJECT_FILE_MAX
 from .project import bank_relpath, link_out_of
 from .projectfiles import load_json, read_only, too_large
@@ -146,8 +150,8 @@ def _json_file(project: Path, rel: str, edit: Any, notes: list[str]) -> tuple[st
         return None
     if new == body:
         return None
-    if json.loads(new) == {}:
-        return rel, None, raw.encode("utf-8")
+    if json.loads(new) == {} and body.replace("\r\n", "\n") == created_json(data):
+        return rel, None, raw.encode("utf-8")  # in the layout install creates files in: it made this one
     return rel, (bom + new).encode("utf-8"), raw.encode("utf-8")
 
 

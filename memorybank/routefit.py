@@ -1,0 +1,150 @@
+"""Route answers within their token budget (issue 14: five results in ≤ 300 tokens), whatever the bank holds.
+
+An answer of five rows may spend `ANSWER_TOKENS` of the §14.2 estimate (`lang.estimate_tokens`) as
+compact JSON (a longer list as much per row); an answer over it has what its wrapper and a time
+`window` leave shared by its rows (`fit_answer`). The path, score and status
+are never cut (the path is what bank_read opens); the room they leave goes to the title, the section
+and `why` by `SHARES` (a field needing less than its share leaves the rest to the others), each cut on
+a word boundary with `…` (inside a word only when one word or a CJK run is longer than the room). A
+row within its budget is returned as it is. A path longer than about `PATH_ROOM` characters leaves
+each field its floor and may pass the budget by its own excess.
+
+The text face (`render.route`) prints the same fields with less punctuation than the JSON, so the
+budget holds there too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from .lang.tokens import CJK_FLOOR
+from .plain import plain
+
+ANSWER_TOKENS, ANSWER_ROWS = 300, 5  # five results in ≤ 300 tokens; a longer list gets as much per row
+SHARES = {"title": 2, "section": 2, "why": 5}  # of a row's free room, when its fields do not all fit
+FLOOR = 8  # characters a cut field keeps at least (with its `…`)
+PATH_ROOM = 120  # characters of a path up to which five rows always fit (each field at its floor)
+_NARROW, _WIDE, _ESCAPED = 25, 60, 50  # hundredths of a token per character: §14.2, and `"` `\` as JSON escapes
+ELLIPSIS = "…"
+_TRIM = " ,;:-—·"
+
+
+_WIDE_CHARS = re.compile(f"[{CJK_FLOOR}-\U0010ffff]")
+_CONTROLS = re.compile("[\x00-\x1f]")
+
+
+def cost(text: str, escaped: bool = True) -> int:
+    """Hundredths of a token `text` costs (§14.2's estimate); `escaped`: inside a JSON string, where `"`
+    and `\\` take two characters and a control character six. Counted by C-level scans, not per character."""
+    total = len(text) * _NARROW
+    if not text.isascii():
+        total += len(_WIDE_CHARS.findall(text)) * (_WIDE - _NARROW)
+    if escaped:
+        total += (text.count('"') + text.count("\\")) * (_ESCAPED - _NARROW)
+        if not text.isprintable():
+            total += len(_CONTROLS.findall(text)) * 5 * _NARROW  # written \u00XX
+    return total
+
+
+def _char(ch: str) -> int:
+    if ch >= CJK_FLOOR:
+        return _WIDE
+    if ch in '"\\':
+        return _ESCAPED
+    return _NARROW if ch >= " " else 6 * _NARROW
+
+
+def _plain_char(ch: str) -> int:
+    return _WIDE if ch >= CJK_FLOOR else _NARROW
+
+
+def cut(text: str, room: int, escaped: bool = True) -> str:
+    """`text` within `room` hundredths of a token (see `cost`): whole when it fits, else cut with `…`, on a
+    word boundary when the cut falls inside a Latin or Cyrillic word (CJK has none: it is cut anywhere;
+    one word longer than half the room is cut inside)."""
+    spent = cost(text, escaped)
+    if spent <= room:
+        return text
+    room -= _NARROW  # the ellipsis
+    if spent == len(text) * _NARROW:  # every character costs the same: the cut is a division
+        end = max(0, room // _NARROW)
+    else:
+        char = _char if escaped else _plain_char
+        end = 0
+        for end, ch in enumerate(text):
+            room -= char(ch)
+            if room < 0:
+                break
+    head = text[:end]
+    if head and " " not in (head[-1], text[end]) and max(head[-1], text[end]) < CJK_FLOOR:
+        space = head.rfind(" ")
+        if space >= len(head) // 2:
+            head = head[:space]
+    return head.rstrip(_TRIM) + ELLIPSIS
+
+
+def shown_words(text: str, size: int) -> str:
+    """`text` as one plain line (whitespace runs as one space) within the tokens of `size` Latin characters,
+    cut on a word boundary with `…` (the word-boundary form of `plain.shown`)."""
+    return cut(" ".join(plain(text).split()), size * _NARROW, escaped=False)
+
+
+def _encoded(row: dict) -> int:
+    return cost(json.dumps(row, ensure_ascii=False, separators=(",", ":"))) + _NARROW  # + its comma
+
+
+def fit_answer(answer: dict) -> dict:
+    """A route answer within its budget (see the module doc): unchanged when it fits; else what the rest
+    of the answer (its wrapper, a `window`) leaves of the budget goes to the rows, a row needing less
+    than an even share keeping what it has and the others sharing the rest evenly."""
+    rows = answer.get("results") or []
+    if not rows:
+        return answer
+    shell = cost(json.dumps({**answer, "results": []}, ensure_ascii=False, separators=(",", ":")))
+    room = ANSWER_TOKENS * 100 * max(len(rows), ANSWER_ROWS) // ANSWER_ROWS - shell
+    need = [_encoded(row) for row in rows]
+    if sum(need) <= room:
+        return answer
+    budget = dict.fromkeys(range(len(rows)), 0)
+    left = list(range(len(rows)))
+    while left:
+        share = room // len(left)
+        small = [i for i in left if need[i] <= share]
+        if not small:
+            budget.update(dict.fromkeys(left, share))
+            break
+        for i in small:
+            budget[i] = need[i]
+            room -= need[i]
+            left.remove(i)
+    return {**answer, "results": [fit(row, budget[i]) for i, row in enumerate(rows)]}
+
+
+def fit(row: dict, budget: int) -> dict:
+    """One route row within `budget` hundredths of a token as compact JSON, its comma included."""
+    if _encoded(row) <= budget:
+        return row
+    names = [name for name in SHARES if isinstance(row.get(name), str)]
+    room = budget - _encoded({**row, **dict.fromkeys(names, "")})
+    need = {name: cost(row[name]) for name in names}
+    given: dict[str, int] = {}
+    open_names = list(names)
+    while open_names:  # water-filling: a field that needs less than its share takes only what it needs
+        weight = sum(SHARES[name] for name in open_names)
+        share = {name: max(room, 0) * SHARES[name] // weight for name in open_names}
+        small = [name for name in open_names if need[name] <= share[name]]
+        if not small:
+            given.update(share)
+            break
+        for name in small:
+            given[name] = need[name]
+            room -= need[name]
+            open_names.remove(name)
+    out = dict(row)
+    for name in names:
+        room = max(given[name], FLOOR * _NARROW)
+        quoted = name == "why" and '"' in row[name]  # a cut inside the quoted body line keeps its closing quote
+        text = cut(row[name], room - _ESCAPED if quoted else room)
+        out[name] = text + '"' if quoted and text.count('"') % 2 else text
+    return out
