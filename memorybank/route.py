@@ -692,7 +692,7 @@ def _result(doc: Doc, fields: RouteFields, score: float, matched: _Matched,
     # bank_read away; a status is shown only when it is not `active`, because it changes how to read.
     title = shown_words(_unprefixed(doc.title, doc.path), TITLE_MAX)
     out: dict = {"path": doc.path, "title": title, "score": round(score, 3),
-                 "why": shown_words("; ".join(why), WHY_MAX)}
+                 "why": shown_words("; ".join(why), WHY_MAX, why=True)}
     if doc.status not in (None, "active"):
         out["status"] = doc.status
     if section is not None:
