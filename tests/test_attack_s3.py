@@ -80,3 +80,27 @@ def test_a_cut_never_splits_a_letter_from_its_combining_mark_nor_halves_a_flag(t
         assert proc.returncode == 0, proc.stderr
         (row,) = json.loads(proc.stdout)["results"]
         assert row["title"].endswith("…") and _whole_graphemes(row["title"], title), row
+
+
+def test_a_cache_file_with_one_flipped_bit_answers_as_a_fresh_build(tmp_path):
+    """Repro before the fix: a bit flipped in the cache body still unmarshalled, so the next process
+    answered from the damaged state: other scores or paths, or an internal error ('int' object has no
+    attribute 'rpartition') where a path had become a number. The body now carries a CRC-32."""
+    from memorybank import cache
+
+    files = {f"domain/s{i}.md": f"---\ntitle: zebra {i}\npurpose: relay quota {i}\n---\n\n# S{i}\n\n"
+             f"## zebra relay{i}\n\nzebra relay shard {i} " + "zebra " * (70_000 if i == 3 else 1) + "\n"
+             for i in range(10)}
+    root = write_bank(tmp_path / "bank", files)
+    asks = [("--route", "zebra relay", "--json"), ("--search", "quota 3", "--json"), ("--route", "shard", "--json")]
+    fresh = [cli_in_process("--root", str(root), *ask, env={"MEMORYBANK_CACHE": "off"}).stdout for ask in asks]
+    assert [cli_in_process("--root", str(root), *ask).stdout for ask in asks] == fresh  # writes the cache
+    path = cache.cache_file(str(root))
+    assert path is not None
+    data = open(path, "rb").read()
+    for at in range(len(cache.MAGIC), len(data), max(1, len(data) // 60)):
+        with open(path, "wb") as handle:
+            handle.write(data[:at] + bytes([data[at] ^ 1]) + data[at + 1:])
+        for ask, want in zip(asks, fresh):
+            proc = cli_in_process("--root", str(root), *ask)
+            assert (proc.returncode, proc.stderr, proc.stdout) == (0, "", want), (at, ask, proc.stderr[-500:])
