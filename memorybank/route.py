@@ -269,6 +269,11 @@ class RouteIndex(DerivedIndex):
             self._sorted = None
         return found
 
+    MAX_IDS = 1 << (31 - SLOT_BITS)  # a slot `id << SLOT_BITS | number` is an int32 (`Slots`)
+
+    def _ids_after(self, more: int) -> int:
+        return len(self.paths) + more  # ids only grow; a full rebuild numbers from 0 again
+
     def _add(self, path: str, doc: Doc) -> bool:
         assert self.lexicon is not None
         fields = route_fields(self.lexicon, doc)

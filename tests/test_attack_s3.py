@@ -104,3 +104,21 @@ def test_a_cache_file_with_one_flipped_bit_answers_as_a_fresh_build(tmp_path):
         for ask, want in zip(asks, fresh):
             proc = cli_in_process("--root", str(root), *ask)
             assert (proc.returncode, proc.stderr, proc.stdout) == (0, "", want), (at, ask, proc.stderr[-500:])
+
+
+def test_a_long_lived_index_past_the_slots_id_range_still_answers(tmp_path):
+    """Repro before the fix: every edit gives a document a new routing id and `Slots` hold slots
+    `id << 12 | number` as int32, so after 2**19 document versions in one server (a 50,000-document bank
+    and ten branch switches) the next edit raised OverflowError in every route. The ids stand in for
+    those versions here (editing a file half a million times is no cheap test)."""
+    from memorybank.bank import Bank
+    from memorybank.route import SLOT_BITS, RouteIndex, route
+
+    root = write_bank(tmp_path / "bank", {f"domain/s{i}.md": f"---\ntitle: zebra relay {i}\n---\n\n# S\n\n"
+                                          f"## zebra quota {i}\n\nzebra\n" for i in range(3)})
+    bank = Bank(root)
+    fresh = route(bank, "zebra relay quota")
+    index = RouteIndex.of(bank)
+    index.paths.extend([None] * ((1 << (31 - SLOT_BITS)) - len(index.paths)))  # the past versions' ids
+    (root / "domain/s1.md").write_text("---\ntitle: zebra relay 1\n---\n\n# S\n\n## zebra quota 1\n\nzebra!\n")
+    assert route(bank, "zebra relay quota") == fresh == route(Bank(root), "zebra relay quota")
