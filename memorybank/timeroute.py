@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import re
 
 from .bank import Bank
@@ -33,16 +34,27 @@ from .timechanged import dated_in, tag_of
 from .timewords import Window, explicit, find
 
 BOOST_FLOOR = 0.2  # of the best score: a passing mention is not lifted above a strong match for its date
-_CHANGE = re.compile(
+# Compiled on first use (`_change`, `_decide`): only a question with a time window reaches them, and
+# compiling them costs every process ~3 ms at import.
+_CHANGE = (
     r"(?<![\w\-])(?:what'?s|what|which|anything|something|things?|stuff|docs?|documents?|files?|pages?|notes?|bank|"
     r"new|news|happen(?:ed|ing)?|chang(?:e|ed|es|ing)|updat(?:e|ed|es)|edit(?:ed|s)?|modif(?:y|ied)|touch(?:ed)?|"
     r"add(?:ed)?|remov(?:e|ed)|delet(?:e|ed)|wr[io]te|written|land(?:ed)?|ship(?:ped)?|work(?:ed)?|done|made|make|"
     r"decid(?:e|ed)|decisions?|show|list|tell|me|us|"
     r"что|какие|какое|нового|новое|новенького|изменени[ея]|измен\w*|поменя\w*|произош\w*|случил\w*|сдела\w*|"
     r"делали|решили|решено|решения|обнов\w*|добав\w*|удал\w*|правк\w*|документ\w*|покажи|список)(?![\w\-])"
-    r"|改了|改动|修改|变化|变了|变动|更新|新增|添加|删除|决定|做了|发生|什么|哪些|有|了|的|我们|文档|吗|呢",
-    re.IGNORECASE)
-_DECIDE = re.compile(r"(?<![\w\-])(?:decid(?:e|ed)|decisions?|решили|решено|решения)(?![\w\-])|决定", re.IGNORECASE)
+    r"|改了|改动|修改|变化|变了|变动|更新|新增|添加|删除|决定|做了|发生|什么|哪些|有|了|的|我们|文档|吗|呢")
+_DECIDE = r"(?<![\w\-])(?:decid(?:e|ed)|decisions?|решили|решено|решения)(?![\w\-])|决定"
+
+
+@functools.cache
+def _change() -> re.Pattern:
+    return re.compile(_CHANGE, re.IGNORECASE)
+
+
+@functools.cache
+def _decide() -> re.Pattern:
+    return re.compile(_DECIDE, re.IGNORECASE)
 
 
 def routed(bank: Bank, question: str, limit: int = 5, doc_kind: str | None = None, layer: str | None = None,
@@ -118,7 +130,7 @@ def _started(bank: Bank, window: Window) -> Window:
 
 def _time_only(bank: Bank, topic: str) -> bool:
     """Nothing but change words and stopwords left once the time words are out."""
-    rest = _CHANGE.sub(" ", topic)
+    rest = _change().sub(" ", topic)
     return not lexicon_for(bank).concepts(rest)
 
 
@@ -132,7 +144,7 @@ def _listed(bank: Bank, window: Window, topic: str, limit: int, doc_kind: str | 
         return (doc is not None and doc.is_knowledge and (doc_kind is None or doc.doc_kind == doc_kind)
                 and (layer is None or doc.layer == layer) and (status is None or doc.status == status))
 
-    if _DECIDE.search(topic):
+    if _decide().search(topic):
         times = doc_times(bank)
         picked = sorted(((times[p].day.isoformat(), p, times[p].verb) for p, d in bank.docs.items()
                          if is_decision(d) and wanted(d) and window.holds(times[p].day)), reverse=True)

@@ -277,3 +277,28 @@ def _private_cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
     monkeypatch.setenv("MEMORYBANK_CACHE_DIR", str(folder))
     monkeypatch.delenv("MEMORYBANK_CACHE", raising=False)
     return folder
+
+
+@pytest.fixture(scope="session")
+def shared_servers(tmp_path_factory: pytest.TempPathFactory):
+    """Read-only servers over copies of fixture-bank/, one per protocol era, started on first use and
+    shared by every test module of this worker (test_server, test_route_search_cli, test_rules_attack).
+
+    A server start costs ~2 s of CPU (importing the SDK); a test that writes starts its own server or
+    restores the bank with `mcpkit.Snapshot`. `session.root` is the served bank.
+    """
+    from mcpkit import Session
+
+    opened: dict[str, Session] = {}
+
+    def get(mode: str) -> Session:
+        if mode not in opened:
+            root = Path(tempfile.mkdtemp(prefix=f"served-{mode}-", dir=tmp_path_factory.getbasetemp())) / "memory_bank"
+            shutil.copytree(FIXTURE, root)
+            opened[mode] = Session(root, mode=mode)
+            opened[mode].root = root
+        return opened[mode]
+
+    yield get
+    for session in opened.values():
+        session.close()

@@ -60,7 +60,8 @@ def test_a_cache_file_that_is_no_regular_file_is_never_waited_on_followed_or_rea
         root = _bank(tmp_path, name)
         path = _path_of(root)
         plant(path)
-        assert _answer(root) == good, name
+        # a link or a folder in the way cannot hang or exhaust a process: those two through the entry point
+        assert _answer(root, real=name not in ("symlink", "folder")) == good, name
         if name != "folder":  # a folder in the way is left alone; nothing is cached for that bank
             assert path.is_file() and not path.is_symlink(), name
             assert cache.load(Bank(root)), f"{name}: replaced by a whole cache"
@@ -107,7 +108,7 @@ def test_a_cache_with_a_valid_header_but_index_states_of_the_wrong_shape_is_igno
     bad = {key: (mark, (1, 2, 3, 4) if key == "route.index" else (1,) * 12) for key, (mark, _) in states.items()}
     body = marshal.dumps((stamps, rows, dna, bad))
     path.write_bytes(data[:start + size] + zlib.crc32(body).to_bytes(4, "little") + body)
-    assert _answer(root) == good
+    assert _answer(root, real=False) == good  # an exception, not a hang: the entry point shows it as a process would
     assert cli_in_process("--root", str(root), "--search", "FT-042", "--json").returncode == 0
 
 

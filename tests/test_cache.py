@@ -112,8 +112,10 @@ def test_every_read_only_action_answers_the_same_cold_warm_and_off(tmp_path, _pr
     in_process = cold
     for folder in _cache_files(_private_cache_dir):
         folder.unlink()
+    if source != "fixture":  # the real-process face is the same code as the fixture's: driven there once
+        assert _snapshot(root) == before
+        return
     spawned = [next(a for a in actions if a[0] == "--route" and "--json" in a)]
-    spawned += [a for a in actions if a[0] == "--validate"] if source == "fixture" else []
     cold = _outputs(root, spawned, {})
     assert _cache_files(_private_cache_dir), "the first process wrote a cache file"
     warm = _outputs(root, spawned, {})
@@ -125,7 +127,7 @@ def test_every_read_only_action_answers_the_same_cold_warm_and_off(tmp_path, _pr
 def test_the_cache_lives_outside_the_bank_in_the_given_folder(tmp_path, _private_cache_dir):
     root = _fixture_copy(tmp_path)
     before = _snapshot(root)
-    run_cli("--root", str(root), "--route", "billing")
+    cli_in_process("--root", str(root), "--route", "billing")  # a real first process: the test above
     files = _cache_files(_private_cache_dir)
     assert len(files) == 1 and files[0].stat().st_size > 0
     assert _snapshot(root) == before
@@ -194,7 +196,7 @@ def test_an_unchanged_bank_parses_nothing_from_a_warm_cache(tmp_path):
 
 def test_edits_renames_deletes_and_additions_are_reparsed(tmp_path):
     root = _fixture_copy(tmp_path)
-    run_cli("--root", str(root), "--route", "billing")
+    cli_in_process("--root", str(root), "--route", "billing")
     billing = root / "domain" / "billing.md"
     billing.write_text(billing.read_text(encoding="utf-8").replace("Filter thresholds", "Sieve limits"),
                        encoding="utf-8")
@@ -262,7 +264,9 @@ def test_a_damaged_or_foreign_cache_is_ignored_and_rebuilt(tmp_path, _private_ca
         cli_in_process("--root", str(other), "--route", "billing")
         [theirs] = [p for p in _cache_files(_private_cache_dir) if p != path]
         shutil.copyfile(theirs, path)
-    proc = run_cli("--root", str(root), "--route", "filter thresholds", "--json")
+    # a real process reads the damaged file once (garbage); the other damages through the same entry point
+    proc = (run_cli if damage == "garbage" else cli_in_process)("--root", str(root), "--route", "filter thresholds",
+                                                                "--json")
     assert proc.returncode == 0 and proc.stderr == "" and proc.stdout == good
     assert cache.load(Bank(root))  # rewritten whole by that call
 
@@ -319,6 +323,6 @@ def test_a_started_server_builds_and_caches_the_index_and_answers_as_the_cli(tmp
     finally:
         session.close()
     assert _cache_files(_private_cache_dir), "the start-up prefetch saved the index"
-    assert served == json.loads(run_cli("--root", str(root), "--route", "filter thresholds", "--json").stdout)
+    assert served == json.loads(cli_in_process("--root", str(root), "--route", "filter thresholds", "--json").stdout)
     assert searched == json.loads(cli_in_process("--root", str(root), "--search", "FT-042", "--json").stdout)
     assert _snapshot(root) == before

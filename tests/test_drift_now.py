@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 from conftest import cli_in_process, run_cli
 from gitrepo import Repo
-from mcpkit import Session
 
 JAN = "2025-01-02T10:00:00Z"
 JUN = "2025-06-01T10:00:00Z"
@@ -169,19 +168,3 @@ def test_changed_date_inside_git_reads_history_not_mtimes(repo):
     assert out["mode"] == "git" and [c["path"] for c in out["changes"]] == ["notes.md"]
     early = json.loads(cli(repo, "--changed", "2024-01-01", "--json").stdout)
     assert {c["change_kind"] for c in early["changes"]} == {"added"} and len(early["changes"]) == 3
-
-
-@pytest.mark.parametrize("mode", ["legacy", "auto"])
-def test_bank_review_over_mcp_stamps_the_date(repo, mode):
-    session = Session(repo.path / "memory_bank", mode=mode)
-    try:
-        names = {t.name for t in session.run(session.client.list_tools).tools}
-        assert "bank_review" in names
-        out = session.ok("bank_review", {"path": "rules/no-float-money.md"})
-        assert out["changed"] is True and out["files"] == [{"path": "rules/no-float-money.md", "action": "update"}]
-        bad = session.call("bank_review", {"path": "rules/nope.md"})
-        assert bad.is_error
-    finally:
-        session.close()
-    text = (repo.path / "memory_bank/rules/no-float-money.md").read_text(encoding="utf-8")
-    assert f"reviewed: {dt.datetime.now(dt.timezone.utc).date().isoformat()}\n---" in text

@@ -62,19 +62,12 @@ def test_refusals_go_to_stderr_with_exit_1():
     assert proc.returncode == 1 and "Query is empty" in proc.stderr
 
 
-def test_route_and_search_over_mcp_return_the_capability_dicts(fixture_copy):
-    from mcp import Client
-    from test_server import params, payload, run
-
-    async def go():
-        async with Client(params(fixture_copy), mode="legacy") as client:
-            routed = payload(await client.call_tool("bank_route", {"question": "пороги фильтрации", "limit": 2}))
-            found = payload(await client.call_tool("bank_search", {"query": "FT-042", "layer": "delivery"}))
-            bad = await client.call_tool("bank_route", {"question": "x", "layer": "archive"})
-            return routed, found, bad
-
-    routed, found, bad = run(go)
-    bank = Bank(fixture_copy)
+def test_route_and_search_over_mcp_return_the_capability_dicts(shared_servers):
+    session = shared_servers("legacy")  # read-only: the worker's shared server over fixture-bank/
+    routed = session.ok("bank_route", {"question": "пороги фильтрации", "limit": 2})
+    found = session.ok("bank_search", {"query": "FT-042", "layer": "delivery"})
+    bad = session.call("bank_route", {"question": "x", "layer": "archive"})
+    bank = Bank(session.root)
     assert routed == route(bank, "пороги фильтрации", limit=2)
     assert found == search(bank, "FT-042", layer="delivery")
     assert bad.is_error and "Unknown layer" in bad.content[0].text

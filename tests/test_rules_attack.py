@@ -4,19 +4,14 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import anyio
 import pytest
-from conftest import FIXTURE, cli_in_process, hook_in_process, run_cli, write_bank
+from conftest import cli_in_process, hook_in_process, run_cli, write_bank
 from gitrepo import Repo
-from mcp import Client
-from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
-from mcpkit import params
 
 HOOK = str(Path(sys.executable).parent / "mcp-memorybank-hook")
 
@@ -163,21 +158,16 @@ def test_install_hook_off_path_writes_hooks_that_can_run(tmp_path):
     assert not (repo.path / ".claude/settings.json").exists()  # the absolute-path hooks were ours too
 
 
-def test_mcp_errors_echo_an_unknown_name_or_uri_bounded(tmp_path):
-    root = tmp_path / "memory_bank"
-    shutil.copytree(FIXTURE, root)
+def test_mcp_errors_echo_an_unknown_name_or_uri_bounded(shared_servers):
+    session = shared_servers("legacy")  # read-only: the worker's shared server over fixture-bank/
     huge = "memorybank://" + "z" * 50_000
-
-    async def go():
-        async with Client(stdio_client(params(root)), mode="legacy") as client:
-            with pytest.raises(MCPError) as resource:
-                await client.read_resource(huge)
-            assert resource.value.code == -32002 and len(resource.value.message) < 1_000
-            assert "memorybank://index" in resource.value.message
-            with pytest.raises(MCPError) as prompt:
-                await client.get_prompt("p" * 50_000, {})
-            assert prompt.value.code == -32602 and len(prompt.value.message) < 1_000
-    anyio.run(go)
+    with pytest.raises(MCPError) as resource:
+        session.run(session.client.read_resource, huge)
+    assert resource.value.code == -32002 and len(resource.value.message) < 1_000
+    assert "memorybank://index" in resource.value.message
+    with pytest.raises(MCPError) as prompt:
+        session.run(session.client.get_prompt, "p" * 50_000, {})
+    assert prompt.value.code == -32602 and len(prompt.value.message) < 1_000
 
 
 def test_create_refuses_a_folder_git_ignores_instead_of_writing_a_document_nobody_sees(tmp_path):

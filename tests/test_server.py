@@ -30,25 +30,10 @@ def bank(tmp_path) -> Path:
     return target
 
 
-@pytest.fixture(scope="module")
-def sessions(tmp_path_factory):
-    """Servers over copies of fixture-bank/, one per protocol era, started on first use.
-
-    Spawning a server costs seconds (importing the SDK), so the read-only tests share them.
-    """
-    opened: dict[str, Session] = {}
-
-    def get(mode: str) -> Session:
-        if mode not in opened:
-            root = tmp_path_factory.mktemp(f"served-{mode}") / "memory_bank"
-            shutil.copytree(FIXTURE, root)
-            opened[mode] = Session(root, mode=mode)
-            opened[mode].root = root
-        return opened[mode]
-
-    yield get
-    for session in opened.values():
-        session.close()
+@pytest.fixture
+def sessions(shared_servers):
+    """The worker's shared read-only servers over copies of fixture-bank/ (conftest `shared_servers`)."""
+    return shared_servers
 
 
 @pytest.fixture(params=MODES)

@@ -7,6 +7,8 @@ stderr is captured to show that a bad request leaves no traceback.
 
 from __future__ import annotations
 
+import datetime as dt
+
 import anyio
 import mcp_types as t
 import pytest
@@ -35,6 +37,19 @@ async def _protocol_errors_have_codes(client) -> None:
     assert "why cents?" in ok.messages[0].content.text
     templates = await client.list_resource_templates()
     assert templates.resource_templates == []
+
+
+async def _review_stamps_the_date(client, root) -> None:
+    # bank_review over MCP in both eras (moved here from test_drift_now, which checks review's drift
+    # semantics through the CLI): it stamps today's date on the document bank_create just wrote
+    names = {tool.name for tool in (await client.list_tools()).tools}
+    assert "bank_review" in names
+    out = payload(await client.call_tool("bank_review", {"path": "domain/pricing.md"}))
+    assert out["changed"] is True and out["files"] == [{"path": "domain/pricing.md", "action": "update"}]
+    text = (root / "domain/pricing.md").read_text(encoding="utf-8")
+    assert f"reviewed: {dt.datetime.now(dt.timezone.utc).date().isoformat()}\n" in text.split("\n---", 1)[0] + "\n"
+    bad = await client.call_tool("bank_review", {"path": "rules/nope.md"})
+    assert bad.is_error
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -89,6 +104,7 @@ def test_seed_mode_init_announces_everything_then_full_surface_writers_and_proto
                 assert len(names) == 19 and "bank_init" not in names
                 assert payload(await client.call_tool("bank_validate", {}))["summary"]["total"] == 0
                 await writers_on_a_fresh_bank(client)
+                await _review_stamps_the_date(client, root)
                 await _protocol_errors_have_codes(client)
     anyio.run(go)
     assert "Traceback" not in log.read_text()

@@ -83,24 +83,31 @@ _STEP3 = (("icate", "ic"), ("ative", ""), ("alize", "al"), ("alise", "al"), ("ic
 # step 4: dropped when the rest has m > 1
 _STEP4 = ("ement", "ance", "ence", "able", "ible", "ment", "ism", "ate", "ity", "ous", "ive", "ize", "ise",
           "ent", "al", "er", "ic", "ou")
+_STEP2_ENDS = tuple(suffix for suffix, _ in _STEP2)
+_STEP3_ENDS = tuple(suffix for suffix, _ in _STEP3)
 
 
 def _derivational(word: str) -> str:
-    for suffix, replacement in _STEP2:
-        if word.endswith(suffix):
-            if _measure(word[:-len(suffix)]) > 0:
-                word = word[:-len(suffix)] + replacement
-            break
-    for suffix, replacement in _STEP3:
-        if word.endswith(suffix):
-            if _measure(word[:-len(suffix)]) > 0:
-                word = word[:-len(suffix)] + replacement
-            break
-    for suffix in _STEP4:
-        if word.endswith(suffix):
-            if _measure(word[:-len(suffix)]) > 1:
-                return word[:-len(suffix)]
-            break
+    # each step's loop runs only when one of its suffixes ends the word (one C-level `endswith` over
+    # the whole tuple): most words end in none, and the lexicon stems ~1,000 words at every start
+    if word.endswith(_STEP2_ENDS):
+        for suffix, replacement in _STEP2:
+            if word.endswith(suffix):
+                if _measure(word[:-len(suffix)]) > 0:
+                    word = word[:-len(suffix)] + replacement
+                break
+    if word.endswith(_STEP3_ENDS):
+        for suffix, replacement in _STEP3:
+            if word.endswith(suffix):
+                if _measure(word[:-len(suffix)]) > 0:
+                    word = word[:-len(suffix)] + replacement
+                break
+    if word.endswith(_STEP4):
+        for suffix in _STEP4:
+            if word.endswith(suffix):
+                if _measure(word[:-len(suffix)]) > 1:
+                    return word[:-len(suffix)]
+                break
     if word.endswith("ion") and len(word) >= 6 and word[-4] in "st":
         word = word[:-3]
     return word
