@@ -28,6 +28,7 @@ import os
 import stat
 import sys
 import tempfile
+import zlib
 from array import array
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -39,7 +40,8 @@ from .records import Doc, Edge, Link, RuleRef
 if TYPE_CHECKING:
     from .bank import Bank
 
-FORMAT = 3  # 2: compact index layouts (Slots, 'H' counts, term sets); 3: frontmatter, key lines, sections as tuples
+FORMAT = 4  # 2: compact layouts (Slots, 'H' counts, term sets); 3: the body's CRC-32 before it;
+#            4: frontmatter, key lines and sections as tuples
 MAGIC = b"MBCACHE\n"
 MAX_FILE_BYTES = 256 << 20
 MAX_DIR_BYTES = 1 << 30
@@ -278,7 +280,10 @@ def _seed(bank: Bank, data: bytes) -> bool:
     header = marshal.loads(data[start:start + size])
     if header != _header(str(bank.root)):
         return False
-    stamps, rows, dna_texts, indexes = marshal.loads(data[start + size:])
+    body = data[start + size + 4:]
+    if zlib.crc32(body) != int.from_bytes(data[start + size:start + size + 4], "little"):
+        return False  # damaged bytes that still unmarshal would answer wrongly or fail in a call
+    stamps, rows, dna_texts, indexes = marshal.loads(body)
     docs = {p: row_doc(row) for p, row in rows.items()}
     if docs.keys() != stamps.keys() or not isinstance(dna_texts, dict) or not isinstance(indexes, dict):
         return False
@@ -333,7 +338,8 @@ def save(bank: Bank) -> bool:
         fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=SUFFIX, dir=folder)
         try:
             with os.fdopen(fd, "wb") as handle:
-                handle.write(MAGIC + len(header).to_bytes(4, "little") + header + body)
+                handle.write(MAGIC + len(header).to_bytes(4, "little") + header
+                             + zlib.crc32(body).to_bytes(4, "little") + body)
             os.replace(temp, path)
         except BaseException:
             with _quiet():

@@ -54,7 +54,7 @@ class DerivedIndex:
         """Re-derive the documents changed since the last sync (all of them after a vocabulary change)."""
         lexicon = lexicon_for(self.bank)
         self.derived = 0
-        if lexicon is not self.lexicon or self.pending is None:
+        if lexicon is not self.lexicon or self.pending is None or self._ids_after(len(self.pending)) > self.MAX_IDS:
             self.lexicon = lexicon
             self._reset()
             paths: list[str] = self.bank.paths
@@ -69,6 +69,12 @@ class DerivedIndex:
                 if doc is not None and doc.is_knowledge and self._add(path, doc):
                     self.derived += 1
         self.derived_total += self.derived
+
+    MAX_IDS = 1 << 31  # document ids an index can number (each edit takes a new one); past it, a full rebuild
+
+    def _ids_after(self, more: int) -> int:
+        """Ids numbered once `more` documents are derived again in place (0: this index does not number them)."""
+        return 0
 
     def _reset(self) -> None:
         raise NotImplementedError

@@ -269,6 +269,11 @@ class RouteIndex(DerivedIndex):
             self._sorted = None
         return found
 
+    MAX_IDS = 1 << (31 - SLOT_BITS)  # a slot `id << SLOT_BITS | number` is an int32 (`Slots`)
+
+    def _ids_after(self, more: int) -> int:
+        return len(self.paths) + more  # ids only grow; a full rebuild numbers from 0 again
+
     def _add(self, path: str, doc: Doc) -> bool:
         assert self.lexicon is not None
         fields = route_fields(self.lexicon, doc)
@@ -692,7 +697,7 @@ def _result(doc: Doc, fields: RouteFields, score: float, matched: _Matched,
     # bank_read away; a status is shown only when it is not `active`, because it changes how to read.
     title = shown_words(_unprefixed(doc.title, doc.path), TITLE_MAX)
     out: dict = {"path": doc.path, "title": title, "score": round(score, 3),
-                 "why": shown_words("; ".join(why), WHY_MAX)}
+                 "why": shown_words("; ".join(why), WHY_MAX, why=True)}
     if doc.status not in (None, "active"):
         out["status"] = doc.status
     if section is not None:

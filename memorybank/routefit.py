@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 
 from .lang.tokens import CJK_FLOOR
 from .plain import plain
@@ -32,6 +33,8 @@ _TRIM = " ,;:-—·"
 
 _WIDE_CHARS = re.compile(f"[{CJK_FLOOR}-\U0010ffff]")
 _CONTROLS = re.compile("[\x00-\x1f]")
+_BODY_QUOTE = re.compile(r'(?:^|; )body: L\d+ "')  # where `why`'s quoted body excerpt opens (route._result)
+_FLAG = ("\U0001f1e6", "\U0001f1ff")  # regional indicators: a flag is a pair of them
 
 
 def cost(text: str, escaped: bool = True) -> int:
@@ -76,6 +79,7 @@ def cut(text: str, room: int, escaped: bool = True) -> str:
             room -= char(ch)
             if room < 0:
                 break
+    end = _grapheme_start(text, end)
     head = text[:end]
     if head and " " not in (head[-1], text[end]) and max(head[-1], text[end]) < CJK_FLOOR:
         space = head.rfind(" ")
@@ -84,10 +88,34 @@ def cut(text: str, room: int, escaped: bool = True) -> str:
     return head.rstrip(_TRIM) + ELLIPSIS
 
 
-def shown_words(text: str, size: int) -> str:
+def _grapheme_start(text: str, end: int) -> int:
+    """`end`, moved back so the cut keeps no letter without its combining marks and no half of a flag."""
+    start = end
+    while 0 < end < len(text) and unicodedata.combining(text[end]):
+        end -= 1
+    if end == 0:  # one letter with a run of marks longer than the room: cut inside the run
+        return start
+    run = 0
+    while run < end and _FLAG[0] <= text[end - 1 - run] <= _FLAG[1]:
+        run += 1
+    return end - run % 2
+
+
+def cut_why(text: str, room: int, escaped: bool = True) -> str:
+    """`cut` for a `why` line: a cut that keeps the opening quote of its body excerpt (`body: L42 "…"`) gets
+    the closing one back, within `room`. The quotes inside the excerpt are the line's own: their count says
+    nothing about whether the excerpt is closed."""
+    opened = _BODY_QUOTE.search(text)
+    if opened is None or not text.endswith('"') or cost(text, escaped) <= room:
+        return cut(text, room, escaped)
+    shown = cut(text, room - (_ESCAPED if escaped else _NARROW), escaped)
+    return shown + '"' if len(shown) - 1 >= opened.end() else shown
+
+
+def shown_words(text: str, size: int, why: bool = False) -> str:
     """`text` as one plain line (whitespace runs as one space) within the tokens of `size` Latin characters,
-    cut on a word boundary with `…` (the word-boundary form of `plain.shown`)."""
-    return cut(" ".join(plain(text).split()), size * _NARROW, escaped=False)
+    cut on a word boundary with `…` (the word-boundary form of `plain.shown`); `why`: by `cut_why`."""
+    return (cut_why if why else cut)(" ".join(plain(text).split()), size * _NARROW, escaped=False)
 
 
 def _encoded(row: dict) -> int:
@@ -144,7 +172,5 @@ def fit(row: dict, budget: int) -> dict:
     out = dict(row)
     for name in names:
         room = max(given[name], FLOOR * _NARROW)
-        quoted = name == "why" and '"' in row[name]  # a cut inside the quoted body line keeps its closing quote
-        text = cut(row[name], room - _ESCAPED if quoted else room)
-        out[name] = text + '"' if quoted and text.count('"') % 2 else text
+        out[name] = cut_why(row[name], room) if name == "why" else cut(row[name], room)
     return out

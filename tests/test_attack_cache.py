@@ -10,6 +10,7 @@ import marshal
 import os
 import re
 import shutil
+import zlib
 from pathlib import Path
 
 from conftest import FIXTURE, cli_in_process, run_cli
@@ -77,6 +78,9 @@ def test_a_cache_file_another_user_could_have_written_is_not_trusted(tmp_path):
     data = path.read_bytes()
     assert b"Filter thresholds" in data
     forged = data.replace(b"Filter thresholds", b"Forged thresholds")
+    start = len(cache.MAGIC) + 4 + int.from_bytes(data[len(cache.MAGIC):len(cache.MAGIC) + 4], "little")
+    body = forged[start + 4:]  # a forger writes the body's CRC-32 too: it guards against damage, not forgery
+    forged = forged[:start] + zlib.crc32(body).to_bytes(4, "little") + body
     for how in ("other owner", "group writable"):
         path.write_bytes(forged)
         if how == "other owner":
@@ -99,10 +103,11 @@ def test_a_cache_with_a_valid_header_but_index_states_of_the_wrong_shape_is_igno
     data = path.read_bytes()
     size = int.from_bytes(data[len(cache.MAGIC):len(cache.MAGIC) + 4], "little")
     start = len(cache.MAGIC) + 4
-    stamps, rows, dna, states = marshal.loads(data[start + size:])
+    stamps, rows, dna, states = marshal.loads(data[start + size + 4:])  # after the body's CRC-32
     assert states
     bad = {key: (mark, (1, 2, 3, 4) if key == "route.index" else (1,) * 12) for key, (mark, _) in states.items()}
-    path.write_bytes(data[:start + size] + marshal.dumps((stamps, rows, dna, bad)))
+    body = marshal.dumps((stamps, rows, dna, bad))
+    path.write_bytes(data[:start + size] + zlib.crc32(body).to_bytes(4, "little") + body)
     assert _answer(root, real=False) == good  # an exception, not a hang: the entry point shows it as a process would
     assert cli_in_process("--root", str(root), "--search", "FT-042", "--json").returncode == 0
 
