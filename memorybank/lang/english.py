@@ -87,21 +87,23 @@ _STEP2_ENDS = tuple(suffix for suffix, _ in _STEP2)
 _STEP3_ENDS = tuple(suffix for suffix, _ in _STEP3)
 
 
+def _replaced(word: str, step: tuple[tuple[str, str], ...], ends: tuple[str, ...]) -> str:
+    """One Porter step: the first suffix of `step` that ends the word, replaced when the stem before
+    it keeps a consonant-vowel sequence (measure > 0); the word unchanged otherwise."""
+    if word.endswith(ends):
+        for suffix, replacement in step:
+            if word.endswith(suffix):
+                if _measure(word[:-len(suffix)]) > 0:
+                    return word[:-len(suffix)] + replacement
+                break
+    return word
+
+
 def _derivational(word: str) -> str:
     # each step's loop runs only when one of its suffixes ends the word (one C-level `endswith` over
     # the whole tuple): most words end in none, and the lexicon stems ~1,000 words at every start
-    if word.endswith(_STEP2_ENDS):
-        for suffix, replacement in _STEP2:
-            if word.endswith(suffix):
-                if _measure(word[:-len(suffix)]) > 0:
-                    word = word[:-len(suffix)] + replacement
-                break
-    if word.endswith(_STEP3_ENDS):
-        for suffix, replacement in _STEP3:
-            if word.endswith(suffix):
-                if _measure(word[:-len(suffix)]) > 0:
-                    word = word[:-len(suffix)] + replacement
-                break
+    word = _replaced(word, _STEP2, _STEP2_ENDS)
+    word = _replaced(word, _STEP3, _STEP3_ENDS)
     if word.endswith(_STEP4):
         for suffix in _STEP4:
             if word.endswith(suffix):
