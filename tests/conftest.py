@@ -302,3 +302,36 @@ def shared_servers(tmp_path_factory: pytest.TempPathFactory):
     yield get
     for session in opened.values():
         session.close()
+
+
+@pytest.fixture(scope="session")
+def _writable_server(tmp_path_factory):
+    """One server per worker over `writekit.make_bank` in a home folder that is no git repository (the
+    project is that folder, with `.ssh/id_rsa`, `.env` and `notes.md` beside the bank), for the modules
+    whose tests write and whose server start is not what they test: use `writable_server`.
+    """
+    from mcpkit import Session, Snapshot
+    from writekit import make_bank, tree_hash
+
+    home = Path(tempfile.mkdtemp(prefix="served-writable-", dir=tmp_path_factory.getbasetemp())) / "home"
+    root = make_bank(home / "memory_bank").root
+    (home / ".ssh").mkdir()
+    (home / ".ssh" / "id_rsa").write_text("PRIVATE KEY\n")
+    (home / ".env").write_text("TOKEN=secret\n")
+    (home / "notes.md").write_text("A plain note.\n")
+    session = Session(root)
+    session.home, session.root = home, root
+    session.snapshot, session.built = Snapshot(root), tree_hash(root)
+    yield session
+    session.close()
+
+
+@pytest.fixture
+def writable_server(_writable_server):
+    """The worker's server over a `make_bank` bank, the bank put back as built before each test
+    (`mcpkit.Snapshot`: the server re-checks file stamps on every call, so it reads what was put back)."""
+    from writekit import tree_hash
+
+    _writable_server.snapshot.restore()
+    assert tree_hash(_writable_server.root) == _writable_server.built
+    return _writable_server

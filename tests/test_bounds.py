@@ -98,15 +98,10 @@ def test_links_past_the_links_limit_are_counted_not_indexed(tmp_path):
 
 # -- writers: bounded inputs, refused by name, bank unchanged --------------------------------------
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    from mcpkit import Session
-
-    root = tmp_path_factory.mktemp("bank")
-    make_bank(root)
-    session = Session(root)
-    yield root, session
-    session.close()
+@pytest.fixture
+def served(writable_server):
+    """The worker's server over a `make_bank` bank, as built (conftest `writable_server`)."""
+    return writable_server.root, writable_server
 
 
 def refused_over_mcp(served, tool: str, args: dict, *fragments: str) -> None:
