@@ -305,6 +305,20 @@ def shared_servers(tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.fixture(scope="session")
+def raw_wire(tmp_path_factory):
+    """The worker's real server over raw stdio (`mcpkit.Wire`) on a copy of fixture-bank/, read only: for
+    the tests that send lines the SDK client cannot (stray bytes, oversized or unreadable requests)."""
+    from mcpkit import Wire
+
+    root = Path(tempfile.mkdtemp(prefix="served-wire-", dir=tmp_path_factory.getbasetemp())) / "memory_bank"
+    shutil.copytree(FIXTURE, root)
+    wire = Wire(root)
+    wire.root = root
+    yield wire
+    wire.close()
+
+
+@pytest.fixture(scope="session")
 def _writable_server(tmp_path_factory):
     """One server per worker over `writekit.make_bank` in a home folder that is no git repository (the
     project is that folder, with `.ssh/id_rsa`, `.env` and `notes.md` beside the bank), for the modules
