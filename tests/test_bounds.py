@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import REPO, run_cli
+from conftest import REPO, cli_in_process, run_cli
 from writekit import make_bank, tree_hash
 
 from memorybank import limits
@@ -30,7 +30,8 @@ def document(extra: str = "", body: str = "# Doc\n", title: str = "Doc") -> str:
 
 
 def validate_json(root: Path, *args: str) -> dict:
-    done = run_cli("--root", str(root), "--validate", "--json", *args)
+    """`--validate --json` through the CLI's entry point here (`--stats`, `--search`, `--guard`: real processes)."""
+    done = cli_in_process("--root", str(root), "--validate", "--json", *args)
     assert done.returncode in (0, 1), done.stderr
     return json.loads(done.stdout)
 
@@ -78,7 +79,7 @@ def test_a_document_over_the_body_limit_is_indexed_for_metadata_only(tmp_path):
     body_word = run_cli("--root", str(tmp_path), "--search", "zanzibarish", "--json")
     assert body_word.returncode == 0, body_word.stderr
     assert [r["path"] for r in json.loads(body_word.stdout)["results"]] == []
-    title_word = run_cli("--root", str(tmp_path), "--route", "quartermaster ledger", "--json")
+    title_word = cli_in_process("--root", str(tmp_path), "--route", "quartermaster ledger", "--json")
     assert "product/big.md" in [r["path"] for r in json.loads(title_word.stdout)["results"]]
 
 
