@@ -349,3 +349,42 @@ def writable_server(_writable_server):
     _writable_server.snapshot.restore()
     assert tree_hash(_writable_server.root) == _writable_server.built
     return _writable_server
+
+
+@pytest.fixture(scope="session")
+def _scratch_server(tmp_path_factory):
+    from mcpkit import Session
+
+    from memorybank.bank import Bank
+    from memorybank.writers import init
+
+    root = Path(tempfile.mkdtemp(prefix="served-scratch-", dir=tmp_path_factory.getbasetemp())) / "memory_bank"
+    init(Bank(root), name="Scratch")  # a bank with documents: the server starts in mode full
+    session = Session(root)
+    session.root = root
+    yield session
+    session.close()
+
+
+@pytest.fixture
+def scratch_server(_scratch_server):
+    """The worker's server over a bank folder each test fills itself (a start costs ~2 s of CPU), for
+    tests of what a server answers about a bank, not of its start: `load(files)` (or `load()` and write
+    into `session.root`) empties the folder and writes the test's bank. The server re-checks every file's
+    stamp (mtime, size, inode, ctime) on each call, so it serves the new bank as it would after edits.
+    """
+    session = _scratch_server
+
+    def load(files: dict[str, str | bytes] | None = None) -> Path:
+        from memorybank.writers.files import LOCK_NAME
+
+        for entry in session.root.iterdir():
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            elif entry.name != LOCK_NAME:
+                entry.unlink()
+        write_bank(session.root, files or {})
+        return session.root
+
+    session.load = load
+    return session
