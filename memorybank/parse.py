@@ -224,6 +224,19 @@ _RULE_REF = re.compile(
     r"\b(?:defined|described|specified|owned|governed)\s+(?:by|in)\s+(?:the\s+)?"
     r"(?:`([^`\s]+\.md)`|\[[^\]]*\]\(([^)\s]+\.md)(?:#[^)]*)?\)|\[`?([^`\]\s]+\.md)`?\]|([\w./-]+\.md)\b)",
     re.IGNORECASE)
+_CLAIM_VERBS = ("defined", "described", "specified", "owned", "governed")
+
+
+def _may_claim(line: str) -> bool:
+    """False when `line` holds none of `_RULE_REF`'s verbs, so its (slow) pass cannot match; an ASCII
+    line is tested on its lower case (a non-ASCII one always goes to the regex, whose case-blind
+    matching of letters such as `ſ` or `K` lower case does not model)."""
+    if not line.isascii():
+        return True
+    low = line.lower()
+    return any(verb in low for verb in _CLAIM_VERBS)
+
+
 _LENIENT_KEY = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$")
 _LENIENT_ITEM = re.compile(r"^[ \t]*-[ \t]+(.*?)[ \t]*$")
 _LENIENT_SUB = re.compile(r"^[ \t]+([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*$")
@@ -353,7 +366,7 @@ def _edges(path: str, value: Any, lines: list[str] | None = None, start: int | N
             raw = text_of(item)
         if not raw:
             continue
-        target, external = resolve_from(path, raw)
+        target, external = _resolve(path, raw)
         if target in (".", "") or target.endswith("/.."):
             continue
         line = None
@@ -365,6 +378,30 @@ def _edges(path: str, value: Any, lines: list[str] | None = None, start: int | N
             value[index] = raw  # the frontmatter's list holds the same (equal) string once, not twice
         edges.append(Edge(raw=raw, target=sys.intern(target), fit=fit, external=external, line=line))
     return tuple(edges)
+
+
+def _resolve(path: str, raw: str) -> tuple[str, bool]:
+    """`resolve_from(path, raw)` for a bank document's path, without `posixpath` for the common
+    `../folder/name.md` or `name.md` target: leading `../` parts climb the document's folders, and
+    a rest without `.`, `..` or empty parts is what `normpath` leaves of it. Anything else (and a
+    target climbing above the root) goes to `resolve_from` (issue 15: a cold parse resolves every
+    edge and link)."""
+    rest = raw
+    ups = 0
+    while rest.startswith("../"):
+        rest = rest[3:]
+        ups += 1
+    if (not rest or rest[0] in "./ \t" or rest[-1] in "/. \t" or "//" in rest or "/." in rest or "#" in rest
+            or "\\" in rest or rest != rest.strip()):
+        return resolve_from(path, raw)
+    folder = path.rpartition("/")[0]
+    parts = folder.split("/") if folder else []
+    if ups > len(parts):
+        return resolve_from(path, raw)
+    if ups:
+        del parts[len(parts) - ups:]
+    parts.append(rest)
+    return "/".join(parts), False
 
 
 def _in_ranges(line: int, ranges: list[tuple[int, int]]) -> bool:
@@ -411,7 +448,7 @@ def _scan_body(path: str, body: str, first_line: int
             if len(links) >= LINKS_MAX:
                 more_links += 1
                 continue
-            target, external = resolve_from(path, bare)
+            target, external = _resolve(path, bare)
             links.append(Link(target=target, raw=raw, line=line, external=external))
     if ".md" in body:
         # Claims are rare and always end in ".md": find those, then match only their lines.
@@ -424,8 +461,9 @@ def _scan_body(path: str, body: str, first_line: int
             pos = begin
             if begin not in seen_lines:
                 seen_lines.add(begin)
-                if not (fences and _in_ranges(line, fences)):
-                    for match in _RULE_REF.finditer(_line_at(body, at)):
+                text = _line_at(body, at)
+                if not (fences and _in_ranges(line, fences)) and _may_claim(text):
+                    for match in _RULE_REF.finditer(text):
                         refs.append(RuleRef(raw=next(g for g in match.groups() if g), line=line))
             at = body.find(".md", at + 3)
     return sections, h1, links, refs, more_links
@@ -555,11 +593,12 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
     notes: list[str] = []
     metadata_only = size > BODY_INDEX_MAX
     if metadata_only:  # bounded work for any file: its body is neither scanned nor indexed
-        sections, h1, links, refs, more_links = [], None, [], [], 0
+        sections, h1, links, refs, more_links, body = [], None, [], [], 0, ""
         notes.append(f"the file is {size:,} bytes, over the {BODY_INDEX_MAX:,}-byte body limit; only its "
                      "frontmatter is indexed (no sections, links or body search)")
     else:
-        sections, h1, links, refs, more_links = _scan_body(path, text[body_offset:], body_line)
+        body = text[body_offset:]
+        sections, h1, links, refs, more_links = _scan_body(path, body, body_line)
     if more_links:
         notes.append(f"it has {len(links) + more_links:,} links; only the first {LINKS_MAX:,} are indexed")
     stem = path.rpartition("/")[2][:-3] if path.endswith(".md") else path.rpartition("/")[2]
@@ -597,5 +636,5 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         metadata_only=metadata_only,
         limit_note="; ".join(notes) if notes else None,
         version=version,
-        purpose_echo=not metadata_only and echoes(purpose, text[body_offset:]),
+        purpose_echo=not metadata_only and echoes(purpose, body),
     )
