@@ -39,7 +39,14 @@ def scan_text(text: str, first_line: int = 1) -> tuple[list[tuple[int, str, int]
         start = candidate.start(1)
         index += count("\n", pos, start)
         pos = start
-        match = _MARK.match(candidate.group(1).rstrip("\r"))
+        line = candidate.group(1).rstrip("\r")
+        if line[0] == "#":  # the usual `## Title`: what the pattern gives it, without the pattern
+            level = len(line) - len(line.lstrip("#"))
+            if level <= 6 and len(line) > level and line[level] in " \t" and line[-1] not in " \t#":
+                if fence is None:
+                    headings.append((level, line[level:].strip(), index + first_line))
+                continue
+        match = _MARK.match(line)
         if match is None:
             continue
         run = match.group("fence")

@@ -113,8 +113,17 @@ def _check_aliases(root: Any) -> None:
         stack.extend((item, False) for item in items if isinstance(item, (dict, list)) and id(item) not in size)
 
 
-_FAST_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(.*))?$")
-_FAST_ITEM = re.compile(r"[ ]*- (.*)$")
+_KEY_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_KEY_NAMES: dict[str, bool] = {}  # banks repeat a few dozen keys: each is matched once per process
+
+
+def _key_name(name: str) -> bool:
+    found = _KEY_NAMES.get(name)
+    if found is None:
+        found = _KEY_NAME.fullmatch(name) is not None
+        if len(_KEY_NAMES) < 4096:
+            _KEY_NAMES[name] = found
+    return found
 _FAST_NULL = frozenset({"", "~", "null", "Null", "NULL"})
 _FAST_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _FAST_INT = re.compile(r"[-+]?[0-9]+$")
@@ -181,14 +190,14 @@ def fast_frontmatter(lines: list[str], key_lines: dict[str, int] | None = None) 
                 return None  # an indented comment may sit inside a block we do not model
             continue
         if line[0] == " " or line[0] == "-":
-            item = _FAST_ITEM.match(line)
-            if item is None or key is None or (items is None and not open_key):
+            stripped = line.lstrip(" ")  # an item line: `[ ]*- (.*)$`
+            if not stripped.startswith("- ") or key is None or (items is None and not open_key):
                 return None
-            raw_item = item.group(1).strip(" ")
+            raw_item = stripped[2:].strip(" ")
             value = _fast_scalar(raw_item)
             if value is _MISS or raw_item.startswith("-"):
                 return None
-            indent = len(line) - len(line.lstrip(" "))
+            indent = len(line) - len(stripped)
             if items is None:
                 items = []
                 data[key] = items
@@ -197,10 +206,10 @@ def fast_frontmatter(lines: list[str], key_lines: dict[str, int] | None = None) 
                 return None
             items.append(value)
             continue
-        match = _FAST_KEY.match(line)
-        if match is None:
+        name, colon, rest = line.partition(":")  # a key line: `name:( +(.*))?$`
+        if not colon or (rest and rest[0] != " ") or not _key_name(name):
             return None
-        key, raw = intern(match.group(1)), (match.group(2) or "").rstrip(" ")
+        key, raw = intern(name), rest.lstrip(" ").rstrip(" ")
         items = None
         open_key = not raw
         if key in data or key in _FAST_NULL or key in _FAST_BOOL:
@@ -215,7 +224,25 @@ def fast_frontmatter(lines: list[str], key_lines: dict[str, int] | None = None) 
 
 
 _OPEN = re.compile(r"---[ \t]*\r?\n")
-_CLOSE = re.compile(r"^---[ \t]*\r?$", re.M)
+_CLOSE = re.compile(r"^---[ \t]*\r?$", re.M)  # the closing line, as `_close` finds it
+_record = tuple.__new__  # a named tuple built in C, not through its Python `__new__` (fields in order)
+
+
+def _close(text: str, start: int) -> tuple[int, int] | None:
+    """`(start, end)` of the first `_CLOSE` match at or after `start` (which follows a line break),
+    found with `str.find` instead of trying the pattern at every character of the frontmatter."""
+    at = start - 1
+    while True:
+        at = text.find("\n---", at)
+        if at < 0:
+            return None
+        begin = at + 1
+        stop = text.find("\n", begin + 3)
+        end = len(text) if stop < 0 else stop
+        tail = text[begin + 3:end]
+        if not tail.removesuffix("\r").strip(" \t"):
+            return begin, end
+        at = begin
 # A link's text may hold backslash escapes (`\]`, `\[`, `\\`) and one level of balanced brackets.
 _LINK = re.compile(r"\[(?:\\.|[^\[\]\\]|\[(?:\\.|[^\[\]\\])*\])*\]\(\s*<?([^()\s<>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
@@ -376,7 +403,7 @@ def _edges(path: str, value: Any, lines: list[str] | None = None, start: int | N
         raw = sys.intern(raw)
         if items is value and type(item) is str and item == raw:
             value[index] = raw  # the frontmatter's list holds the same (equal) string once, not twice
-        edges.append(Edge(raw=raw, target=sys.intern(target), fit=fit, external=external, line=line))
+        edges.append(_record(Edge, (raw, sys.intern(target), fit, external, line)))  # Edge(raw, target, fit, ...)
     return tuple(edges)
 
 
@@ -449,7 +476,7 @@ def _scan_body(path: str, body: str, first_line: int
                 more_links += 1
                 continue
             target, external = _resolve(path, bare)
-            links.append(Link(target=target, raw=raw, line=line, external=external))
+            links.append(_record(Link, (target, raw, line, external)))
     if ".md" in body:
         # Claims are rare and always end in ".md": find those, then match only their lines.
         seen_lines: set[int] = set()
@@ -550,7 +577,7 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
     error_line: int | None = None
     head = _OPEN.match(text)
     if head:
-        end_match = _CLOSE.search(text, head.end())
+        end_match = _close(text, head.end())
         if end_match is None and whole is not None:  # the close lies past the head, so the block is over its
             block = text[head.end():].replace("\r\n", "\n")  # cap: read its start line by line, as below
             kept = block[:FRONTMATTER_MAX].rpartition("\n")[0]
@@ -566,12 +593,12 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
             errors.append("frontmatter opened on line 1 is never closed by a `---` line")
         else:
             has_frontmatter = True
-            block = text[head.end():end_match.start()]
+            block = text[head.end():end_match[0]]
             lines = [line[:-1] if line.endswith("\r") else line for line in block.split("\n")]
             if lines and lines[-1] == "":
                 lines.pop()
             close = len(lines) + 1
-            body_offset = end_match.end()
+            body_offset = end_match[1]
             if body_offset < len(text) and text[body_offset] == "\n":
                 body_offset += 1
             fm_lines = ["---", *lines]
