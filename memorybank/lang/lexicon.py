@@ -162,6 +162,7 @@ class Lexicon:
         self._search_token: dict[str, tuple[tuple[str, ...], int]] = {}
         self._route_text: dict[str, tuple[tuple[str, str, str], ...]] = {}
         self._route_token: dict[str, tuple[tuple[str, str, str], ...]] = {}
+        self._everyday: frozenset[str] | None = None  # built on first use (everyday.py)
 
     # -- single words ----------------------------------------------------------------------------
 
@@ -200,6 +201,20 @@ class Lexicon:
                 return stem, "ru"
             return russian.cut_ending(word), "ru?"
         return word, "other"
+
+    def everyday(self, term: str) -> bool:
+        """Is this term (an English stem, a Russian stem, a Chinese word) a word of everyday language, or a
+        translation of one? The prior on general word frequency (`everyday.py`) weighs it down."""
+        found = self._everyday
+        if found is None:
+            from .everyday import EN, RU, ZH
+
+            own = [(english.stem(w), "en") for w in EN] + [(self.term(w)[0], "ru") for w in RU] + \
+                [(self.zh_canon.get(w, w), "zh") for w in ZH]
+            found = self._everyday = frozenset(
+                {t for t, _ in own} | {eq for t, language in own for eq in self.equivalents(t, language)}
+                | set(ZH))
+        return term in found
 
     # -- routing ---------------------------------------------------------------------------------
 
