@@ -159,8 +159,8 @@ def body_evidence(index: SearchIndex, concepts: list[SearchConcept]) -> Evidence
                 best.update({k: v for k, v in parts.items() if v > get(k, 0.0)})
         if summed:
             best = {k: min(v, 1.0) for k, v in best.items()}
-        if any(lexicon.everyday(form.label) for form in concept.forms):
-            weight = index.idf(everyday_df(df, counted))  # everyday words: little evidence (everyday.py)
+        if df and any(lexicon.everyday(form.label) for form in concept.forms):
+            weight = index.idf(everyday_df(df, counted))  # an everyday word held: little evidence (everyday.py)
         else:
             weight = index.idf(df) if df else floor
         weights.append(weight)

@@ -203,17 +203,14 @@ class Lexicon:
         return word, "other"
 
     def everyday(self, term: str) -> bool:
-        """Is this term (an English stem, a Russian stem, a Chinese word) a word of everyday language, or a
-        translation of one? The prior on general word frequency (`everyday.py`) weighs it down."""
+        """Is this term (an English stem, a Russian stem, a Chinese word) a word of everyday language? The
+        prior on general word frequency (`everyday.py`) weighs it down."""
         found = self._everyday
         if found is None:
             from .everyday import EN, RU, ZH
 
-            own = [(english.stem(w), "en") for w in EN] + [(self.term(w)[0], "ru") for w in RU] + \
-                [(self.zh_canon.get(w, w), "zh") for w in ZH]
             found = self._everyday = frozenset(
-                {t for t, _ in own} | {eq for t, language in own for eq in self.equivalents(t, language)}
-                | set(ZH))
+                {english.stem(w) for w in EN} | {self.term(w)[0] for w in RU} | set(ZH))
         return term in found
 
     # -- routing ---------------------------------------------------------------------------------
