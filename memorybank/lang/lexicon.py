@@ -162,7 +162,8 @@ class Lexicon:
         self._search_token: dict[str, tuple[tuple[str, ...], int]] = {}
         self._route_text: dict[str, tuple[tuple[str, str, str], ...]] = {}
         self._route_token: dict[str, tuple[tuple[str, str, str], ...]] = {}
-        self._everyday: frozenset[str] | None = None  # built on first use (everyday.py)
+        self._everyday: frozenset[str] | None = None  # English and Chinese, built on first use (everyday.py)
+        self._everyday_ru: frozenset[str] | None = None  # Russian, built on the first Russian word asked about
 
     # -- single words ----------------------------------------------------------------------------
 
@@ -207,11 +208,19 @@ class Lexicon:
         prior on general word frequency (`everyday.py`) weighs it down."""
         found = self._everyday
         if found is None:
-            from .everyday import EN, RU, ZH
+            from .everyday import EN, ZH
 
-            found = self._everyday = frozenset(
-                {english.stem(w) for w in EN} | {self.term(w)[0] for w in RU} | set(ZH))
-        return term in found
+            found = self._everyday = frozenset({english.stem(w) for w in EN} | set(ZH))
+        if term in found:
+            return True
+        if not is_cyrillic(term):
+            return False
+        russian = self._everyday_ru
+        if russian is None:  # built only once a Russian word is asked about: its stems walk the dictionary
+            from .everyday import RU
+
+            russian = self._everyday_ru = frozenset(self.term(w)[0] for w in RU)
+        return term in russian
 
     # -- routing ---------------------------------------------------------------------------------
 
