@@ -7,8 +7,9 @@ wins the question. Ordinary language already knows these words are common. So a 
 language gets a *background* document rate `BACKGROUND` (an ordinary word is in about half of any
 collection's pages), and its document frequency in a bank of `n` counted documents is read as the
 Beta-smoothed estimate `n · (df + PRIOR · BACKGROUND) / (n + PRIOR)` when that is larger than the bank's own
-`df`: the prior is worth `PRIOR` documents, so it decides in a six-page bank and fades in a large
-one, where the bank's own count is evidence enough. It only ever makes an everyday word *more*
+`df`: the prior is worth `PRIOR` documents, so it decides in a six-page bank (one page of six reads
+as ~2.5) and adds at most `PRIOR · BACKGROUND` documents' worth in a large one (one of 10,000 reads
+as ~11), where the bank's own count is evidence enough. It only ever makes an everyday word *more*
 common (a word every page holds stays as common as the bank says). A word no page holds keeps its
 weight (the largest): it tells no page from another either way, and its weight says how much of the
 question the bank leaves unanswered, which body evidence and prime read — the prior corrects the
@@ -27,7 +28,7 @@ lists its own.
 
 from __future__ import annotations
 
-PRIOR = 20.0  # documents the background estimate is worth: it decides in a 6-page bank, fades by a few hundred
+PRIOR = 20.0  # documents the background estimate is worth: 1 of 6 reads ~2.5, 1 of 10,000 reads ~11
 BACKGROUND = 0.5  # the document rate of an everyday word in ordinary prose
 
 
