@@ -323,13 +323,18 @@ def test_every_tool_name_the_package_mentions_is_a_real_tool():
     import memorybank
     from memorybank.server.tools import BY_NAME
 
+    mention = re.compile(r"(?<![\w.])bank_[a-z_]+\b")
     named: dict[str, str] = {}
     for source in sorted(Path(memorybank.__file__).parent.rglob("*.py")):
-        tree = ast.parse(source.read_text(encoding="utf-8"))
-        keys = {id(k) for node in ast.walk(tree) if isinstance(node, ast.Dict) for k in node.keys}
-        for node in ast.walk(tree):  # dict keys are lookup tables (the CLI's name → flag map), not messages
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in keys:
-                for name in re.findall(r"(?<![\w.])bank_[a-z_]+\b", node.value):
+        text = source.read_text(encoding="utf-8")
+        if not mention.search(text):  # a string in the file holds no name its text does not
+            continue
+        keys: set[int] = set()
+        for node in ast.walk(ast.parse(text)):  # breadth first: a dict before its keys
+            if isinstance(node, ast.Dict):  # dict keys are lookup tables (the CLI's name → flag map), not messages
+                keys.update(map(id, node.keys))
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in keys:
+                for name in mention.findall(node.value):
                     named.setdefault(name, source.name)
     assert {n: f for n, f in named.items() if n not in BY_NAME} == {}
 
