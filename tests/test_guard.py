@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import FIXTURE, REPO, run_cli
+from conftest import FIXTURE, REPO, cli_in_process, run_cli
 from gitrepo import Repo
 
 from memorybank.bank import Bank
@@ -112,7 +112,7 @@ def test_cli_guard_exit_codes_and_json(repo):
     clean = run_cli("--root", root, "--guard")
     assert clean.returncode == 0 and clean.stdout.startswith("passed: 0 files")
     repo.write("src/pkg/new.py", "print('x')\n")
-    dirty = run_cli("--root", root, "--guard", "--json")
+    dirty = cli_in_process("--root", root, "--guard", "--json")
     assert dirty.returncode == 1
     assert json.loads(dirty.stdout)["violations"][0]["line"] == 1
 
@@ -133,9 +133,11 @@ def test_pre_commit_hooks_run_as_declared(tmp_path):
     repo.commit("init", DAY)
 
     def run(hook: str, *files: str):
+        # the guard as a real process, as pre-commit runs it; the other entries' real processes run in
+        # test_readme_precommit, here their entry point in this process
         command, *args = shlex.split(hooks[hook]["entry"])
         assert command == "mcp-memorybank"
-        return run_cli(*args, *files, cwd=repo.path)
+        return (run_cli if hook == "memorybank-guard" else cli_in_process)(*args, *files, cwd=repo.path)
 
     assert run("memorybank-validate").returncode == 1  # the fixture bank plants errors
     assert run("memorybank-deliver-check").returncode == 1
