@@ -117,7 +117,7 @@ def test_invalid_json_is_refused_and_nothing_is_written(project, broken):
     target.parent.mkdir(exist_ok=True)
     target.write_text('{"mcpServers": {,}')
     before = files_of(project)
-    proc = run_cli("--root", str(project / "memory_bank"), "--install-hook")
+    proc = cli_in_process("--root", str(project / "memory_bank"), "--install-hook")
     assert proc.returncode == 1
     assert proc.stderr.startswith(f"mcp-memorybank: Refusing to touch {broken}: it is not valid JSON")
     assert files_of(project) == before
