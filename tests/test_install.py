@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from conftest import cli_in_process, fail_write_temp, git_repo, run_cli
+from gitrepo import Repo
 
 from memorybank.errors import BankError
 from memorybank.install import BEGIN, END, install_hook
@@ -22,9 +23,16 @@ START = {"hooks": [{"type": "command", "command": "mcp-memorybank-hook session-s
 OURS = {"Stop": [STOP], "UserPromptSubmit": [PRIME], "SessionStart": [START]}
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return git_repo(tmp_path_factory.mktemp("install") / "proj", {"memory_bank/README.md": "# Bank\n",
+                                                                  "src/app.py": "x = 1\n"})
+
+
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    return git_repo(tmp_path / "proj", {"memory_bank/README.md": "# Bank\n", "src/app.py": "x = 1\n"})
+def project(built: Path, tmp_path: Path) -> Path:
+    """A private copy (work tree and history) of the committed project: git runs once per module."""
+    return Repo(built, init=False).copy(tmp_path / "proj").path
 
 
 def files_of(project: Path) -> dict[str, bytes]:
