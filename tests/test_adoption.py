@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from conftest import cli_in_process, git_repo, run_cli
+from gitrepo import Repo
 
 from memorybank.adoption import BankPaths, adoption, bash_effects
 from memorybank.errors import BankError
@@ -34,9 +35,16 @@ def bash(command: str) -> tuple[str, dict]:
     return "Bash", {"command": command, "description": "run"}
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return git_repo(tmp_path_factory.mktemp("adoption") / "proj", {"memory_bank/README.md": "# Bank\n",
+                                                                   "src/app.py": "x\n"})
+
+
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    return git_repo(tmp_path / "proj", {"memory_bank/README.md": "# Bank\n", "src/app.py": "x\n"})
+def project(built: Path, tmp_path: Path) -> Path:
+    """A private copy (work tree and history) of the committed project: git runs once per module."""
+    return Repo(built, init=False).copy(tmp_path / "proj").path
 
 
 def write_jsonl(path: Path, records: list) -> Path:

@@ -35,15 +35,21 @@ guard:
 """
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Repo:
-    repo = Repo(tmp_path / "project")
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Repo:
+    repo = Repo(tmp_path_factory.mktemp("guard") / "project")
     repo.write("memory_bank/rules/no-print.md", NO_PRINT)
     repo.write("src/old.py", "print('untouched and old')\n")
     repo.write("src/pkg/new.py", "import logging\n")
     repo.write("scripts/tool.py", "print('not under src')\n")
     repo.commit("base", DAY)
     return repo
+
+
+@pytest.fixture
+def repo(built: Repo, tmp_path: Path) -> Repo:
+    """A private copy (work tree and history) of the committed project: git runs once per module."""
+    return built.copy(tmp_path / "project")
 
 
 def test_guard_flags_exactly_the_changed_files_offending_lines_and_passes_when_fixed(repo):
