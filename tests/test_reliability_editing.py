@@ -18,15 +18,15 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import heavy, run_cli
 from mcpkit import Session, Snapshot
 from writekit import make_bank, tree_hash
 
 from memorybank.writers.files import LOCK_NAME
 
 ENTRIES = 100
-WRITES = 20  # server calls; the CLI adds its own alongside
-CLI_WRITES = 2
+WRITES = 20 if heavy() else 12  # server calls; the CLI adds its own alongside (`--slow`: more of both)
+CLI_WRITES = 2 if heavy() else 1
 REFUSED = ("changed on disk since it was read", "kept changing while it was read", "is empty on disk")
 
 EDITOR = r'''
