@@ -66,7 +66,7 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 
 def test_clean_tree_is_silent(project, tmp_path):
-    proc = stop(project, tmp_path, real=True)
+    proc = stop(project, tmp_path)  # the Stop hook's real process: the dirty tree and the internal error below
     assert proc.stdout == "" and proc.stderr == ""
 
 
