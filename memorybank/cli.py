@@ -644,10 +644,17 @@ def _main(argv: list[str] | None) -> None:
         args = ["--help"]
     as_json = "--json" in args
     try:
-        fast = None if sub or "_MCP_MEMORYBANK_COMPLETE" in os.environ else _fast_flag_values(args)
-        if fast is not None:
-            _run_fast(fast)
-            return
+        if "_MCP_MEMORYBANK_COMPLETE" not in os.environ:
+            if not sub:
+                fast = _fast_flag_values(args)
+                if fast is not None:
+                    _run_fast(functools.partial(_flag_run, _checked=True, **fast))
+                    return
+            elif args[0] in BY_COMMAND:
+                values = _fast_sub_values(args[0], args[1:])
+                if values is not None:
+                    _run_fast(functools.partial(_sub_run, BY_COMMAND[args[0]], values))
+                    return
         import click
 
         if sub:
@@ -785,13 +792,118 @@ def _plain_root(value: str) -> bool:
     return not stat.S_ISREG(info.st_mode) and os.access(value, os.R_OK)
 
 
-def _run_fast(values: dict[str, Any]) -> None:
-    """`_flag_run` on parsed values, with what click's `main` adds around a command: Ctrl-C / EOF → exit 130
-    after a newline on stderr, a broken pipe → exit 1."""
+@functools.cache
+def _sub_spec(name: str) -> tuple[dict[str, tuple[str, str, Any]], dict[str, Any], Param | None] | None:
+    """A subcommand's options as `_subcommand` builds them, without click (see `_flag_spec`), its values when
+    nothing is given, and its one positional parameter; None for the ones left to click (serve; FILES or
+    more than one positional)."""
+    action = BY_COMMAND[name]
+    positional = [p for p in action.params if p.arg]
+    if action.name == SERVE or len(positional) > 1 or any(p.name == "files" for p in positional):
+        return None
+    spec: dict[str, tuple[str, str, Any]] = {"--root": ("root", "root", None)}
+    empty: dict[str, Any] = {"root": None}
+    for param in action.params:
+        if param.arg:
+            empty[param.name] = () if param.type == "array" else None
+        elif param.type == "boolean":
+            empty[param.name] = param.default is True
+            if param.default is True:
+                spec[f"--{param.option}"] = (param.name, "on", None)
+                spec[f"--no-{param.option}"] = (param.name, "off", None)
+            else:
+                spec[f"--{param.option}"] = (param.name, "flag", None)
+        else:
+            empty[param.name] = () if param.type in ("array", "object") else None
+            spec[f"--{param.option}"] = (
+                (param.name, "many", None) if param.type in ("array", "object") else
+                (param.name, "whole", (param.minimum, param.maximum)) if param.type == "integer" else
+                (param.name, "choice", param.enum) if param.enum else (param.name, "text", None))
+    spec["--json"] = ("as_json", "flag", None)
+    empty["as_json"] = False
+    return spec, empty, positional[0] if positional else None
+
+
+def _fast_sub_values(name: str, args: list[str]) -> dict[str, Any] | None:
+    """The values click would hand a subcommand's callback, or None to let click parse the line.
+
+    The same plain shapes as `_fast_flag_values`, plus the one positional (`route QUESTION`,
+    `read PATH…`): a word not starting with `-`, once unless it takes several; a required parameter
+    left out goes to click, which says so."""
+    found = _sub_spec(name)
+    if found is None:
+        return None
+    spec, empty, positional = found
+    values = dict(empty)
+    given: set[str] = set()
+    at = 0
+    while at < len(args):
+        token = args[at]
+        if not token.startswith("-"):
+            if positional is None or (positional.type != "array" and values[positional.name] is not None):
+                return None
+            values[positional.name] = (*values[positional.name], token) if positional.type == "array" else token
+            at += 1
+            continue
+        option, eq, inline = token.partition("=")
+        entry = spec.get(option) if option.startswith("--") else None
+        if entry is None:
+            return None
+        dest, kind, detail = entry
+        if kind in ("flag", "on", "off"):
+            if eq:
+                return None
+            values[dest] = kind != "off"
+            at += 1
+            continue
+        if eq:
+            value, at = inline, at + 1
+        elif at + 1 < len(args):
+            value, at = args[at + 1], at + 2
+        else:
+            return None
+        if value.startswith("-") or (dest in given and kind != "many"):
+            return None
+        given.add(dest)
+        converted = _fast_value(kind, detail, value)
+        if converted is None:
+            return None
+        values[dest] = (*values[dest], converted) if kind == "many" else converted
+    action = BY_COMMAND[name]
+    if any(p.required and values[p.name] in (None, ()) for p in action.params):
+        return None
+    return values
+
+
+def _fast_value(kind: str, detail: Any, value: str) -> Any:
+    """One option's value as click converts it, or None where click would refuse it (or check more)."""
+    if kind == "whole":
+        low, high = detail
+        number = int(value) if value.isascii() and value.isdigit() else None
+        if number is None or (low is not None and number < low) or (high is not None and number > high):
+            return None
+        return number
+    if kind == "choice":
+        return value if value in detail else None
+    if kind == "root":
+        return value if _plain_root(value) else None
+    return value
+
+
+def _sub_run(action: Action, values: dict[str, Any]) -> None:
+    """A subcommand's callback (`_subcommand`'s `run`) on parsed values."""
+    values = dict(values)
+    root, as_json = values.pop("root"), values.pop("as_json")
+    sys.exit(_call(action, find_root(root), values, as_json, one_shape=True))
+
+
+def _run_fast(run: Callable[[], None]) -> None:
+    """A command's callback on parsed values, with what click's `main` adds around it: Ctrl-C / EOF → exit
+    130 after a newline on stderr, a broken pipe → exit 1."""
     import errno
 
     try:
-        _flag_run(_checked=True, **values)
+        run()
     except (EOFError, KeyboardInterrupt):
         echo("", err=True)
         sys.exit(130)

@@ -154,3 +154,27 @@ def test_a_vocabulary_merges_into_copies_of_the_saved_tables():
     assert merged.ru_canon["деплойщик"] == "деплойщик" and "деплойщик" in merged.ru_group["деплойщик"]
     assert merged.zh_en["部署器"] == ("deploy", "rollout") and "部署器" in merged.zh_words  # English stemmed
     assert tuple(lexicon.builtin_tables()) == before  # the shared tables are untouched
+
+
+@pytest.mark.parametrize("args", [
+    ["route", "--root", "B", "how is the cache invalidated"],
+    ["route", "cache", "--root=B", "--limit=3", "--json", "--kind", "domain"],
+    ["search", "cache", "--limit", "2"],
+    ["read", "a.md", "b.md", "--max-bytes", "400"],
+    ["graph", "a.md", "--no-neighbours"], ["graph", "a.md", "--neighbours", "--format", "dot"],
+    ["prime", "why a queue?", "--json"],
+    ["graph", "domain/cache.md", "--direction", "up", "--depth", "2"],
+    ["stats", "--json"], ["validate", "--summary"],
+])
+def test_the_fast_path_parses_a_plain_subcommand_as_click_does(tmp_path, args):
+    args = [str(tmp_path) if a == "B" else a.replace("=B", f"={tmp_path}") for a in args]
+    command = cli.commands.get_command(None, args[0])
+    assert cli._fast_sub_values(args[0], args[1:]) == command.make_context(args[0], list(args[1:])).params
+
+
+@pytest.mark.parametrize("args", [
+    ["route"], ["route", "a", "b"], ["route", "x", "--limit", "0"], ["route", "--", "-x"], ["route", "x", "--bogus"],
+    ["read"], ["serve", "--root", "B"], ["guard", "a.md"], ["route", "x", "--json=yes"],
+])
+def test_any_other_subcommand_line_is_left_to_click(args):
+    assert cli._fast_sub_values(args[0], args[1:]) is None
