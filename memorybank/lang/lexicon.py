@@ -22,13 +22,14 @@ import functools
 import hashlib
 import marshal
 import os
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from . import chinese, english, russian
 from .dictionary import ROWS
-from .tokens import WORD, is_compound, is_cyrillic, normalize, scan, split_compound, split_scripts
+from .tokens import WORD, is_compound, is_cyrillic, normalize, scan, split_compound, split_scripts, version
 from .vocabulary import VocabularyRow
 
 STOPWORDS = english.STOPWORDS | russian.STOPWORDS | chinese.STOPWORDS
@@ -38,6 +39,9 @@ MIN_PREFIXED_STEM = 4  # letters of a dictionary stem found behind a stripped ve
 _MEMO_LIMIT = 200_000  # per-lexicon memo tables are cleared when they reach this many entries
 _WORD_ASCII = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _ASCII_SEPARATORS = str.maketrans({chr(i): " " for i in range(128) if chr(i) not in _WORD_ASCII})
+# a text holding a version number keeps its dots, so `0.1.0` stays one token (`tokens.version`)
+_ASCII_SEPARATORS_DOTTED = str.maketrans({chr(i): " " for i in range(128) if chr(i) not in _WORD_ASCII | {"."}})
+_DOTTED = re.compile(r"\d\.\d")
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +229,8 @@ class Lexicon:
         self._search_token: dict[str, tuple[tuple[str, ...], int]] = {}
         self._route_text: dict[str, tuple[tuple[str, str, str], ...]] = {}
         self._route_token: dict[str, tuple[tuple[str, str, str], ...]] = {}
+        self._everyday: frozenset[str] | None = None  # English and Chinese, built on first use (everyday.py)
+        self._everyday_ru: frozenset[str] | None = None  # Russian, built on the first Russian word asked about
 
     # -- single words ----------------------------------------------------------------------------
 
@@ -256,13 +262,32 @@ class Lexicon:
         if word.isascii():
             if word.isalpha():
                 return english.stem(word), "en"
-            return word, "other"
+            return (version(word) or word) if "." in word else word, "other"
         if is_cyrillic(word):
             stem = self.russian_stem(word)
             if stem is not None:
                 return stem, "ru"
             return russian.cut_ending(word), "ru?"
         return word, "other"
+
+    def everyday(self, term: str) -> bool:
+        """Is this term (an English stem, a Russian stem, a Chinese word) a word of everyday language? The
+        prior on general word frequency (`everyday.py`) weighs it down."""
+        found = self._everyday
+        if found is None:
+            from .everyday import EN, ZH
+
+            found = self._everyday = frozenset({english.stem(w) for w in EN} | set(ZH))
+        if term in found:
+            return True
+        if not is_cyrillic(term):
+            return False
+        russian = self._everyday_ru
+        if russian is None:  # built only once a Russian word is asked about: its stems walk the dictionary
+            from .everyday import RU
+
+            russian = self._everyday_ru = frozenset(self.term(w)[0] for w in RU)
+        return term in russian
 
     # -- routing ---------------------------------------------------------------------------------
 
@@ -429,7 +454,8 @@ class Lexicon:
         `split()` — with the same result as the scanner.
         """
         if text.isascii():
-            tokens = Counter(text.translate(_ASCII_SEPARATORS).split())
+            table = _ASCII_SEPARATORS_DOTTED if "." in text and _DOTTED.search(text) else _ASCII_SEPARATORS
+            tokens = Counter(text.translate(table).split())
         else:
             tokens = Counter(WORD.findall(normalize(text)))
         counts: dict[str, int] = {}
