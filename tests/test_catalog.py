@@ -135,18 +135,27 @@ def test_every_subcommand_has_its_own_help_with_an_example(name):
 
 
 @pytest.mark.parametrize("name", sorted(BY_COMMAND))
-def test_every_subcommand_succeeds(seeded, tmp_path, name):
+def test_every_subcommand_succeeds(seeded, tmp_path, name, fresh=False):
     repo = seeded.copy(tmp_path / "project")
     bank = repo.path / "memory_bank"
     args = SUCCESS[name]
     root = [] if "--root" in args else ["--root", "memory_bank"]
     as_json = [] if name == "serve" else ["--json"]
-    proc = (run_cli if name in REAL else cli_in_process)(name, *args, *root, *as_json, cwd=repo.path, stdin="")
+    real = fresh or name in REAL
+    proc = (run_cli if real else cli_in_process)(name, *args, *root, *as_json, cwd=repo.path, stdin="")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     if as_json:
         json.loads(proc.stdout)
     from memorybank.bank import Bank
     assert validate(Bank(bank))["summary"]["errors"] == 0  # no writer leaves an error behind
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(BY_COMMAND))
+def test_every_subcommand_succeeds_in_a_fresh_interpreter(seeded, tmp_path, name):
+    """The same, each a real process: a lazily imported module a command needs but never imports itself
+    would pass in-process (the test process has it already) and fail here."""
+    test_every_subcommand_succeeds(seeded, tmp_path, name, fresh=True)
 
 
 @pytest.fixture(scope="module")
