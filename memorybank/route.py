@@ -485,17 +485,23 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
             owners.add(ident)
         total += WEIGHT_CANONICAL * coverage * coverage
         if heading_hits:
-            best = 0.0
-            for number in range(len(doc_fields.sections)):
-                slot, heading = base | number, 0.0
-                for pairs in heading_hits:
-                    for slots, score in pairs:
-                        if slot in slots:
-                            heading += score
-                            break
-                if heading > best:
-                    best = heading
-            total += WEIGHT_SECTION * best
+            # per concept, each heading's strongest matching score: the document's slots are one
+            # contiguous range of each sorted `Slots`, found by two bisections (not one per heading);
+            # the sums run in concept order, as a heading-by-heading loop would add them
+            summed: dict[int, float] = {}
+            end = base + SLOT_LIMIT
+            for pairs in heading_hits:
+                first: dict[int, float] = {}
+                for slots, score in pairs:  # strongest first: the first score found per heading stays
+                    at = bisect_left(slots, base)
+                    stop = bisect_left(slots, end, at)
+                    for i in range(at, stop):
+                        first.setdefault(slots[i], score)
+                for slot, score in first.items():
+                    summed[slot] = summed.get(slot, 0.0) + score
+            best = max(summed.values(), default=0.0)
+            if best > 0.0:
+                total += WEIGHT_SECTION * best
         return total
 
     def factor(ident: int) -> float:
