@@ -523,10 +523,18 @@ _BANKS: dict[str, Bank] = {}
 
 
 def bank_for(root: str | os.PathLike[str]) -> Bank:
-    """The cached `Bank` for a root (one per process), not refreshed: every capability refreshes it."""
+    """The cached `Bank` for a root (one per process), not refreshed: every capability refreshes it.
+
+    Raises the `project.linked_out` refusal for a bank reached through a committed symlink leading out
+    of the project, whichever face asks (the CLI, the server and the hooks also check before anything)."""
     key = os.path.abspath(root)
     bank = _BANKS.get(key)
     if bank is None:
+        from .project import linked_out
+
+        escape = linked_out(key)
+        if escape is not None:
+            raise escape
         bank = _BANKS[key] = Bank(key)
         from .cache import load
         load(bank)

@@ -55,6 +55,7 @@ from .query import check_filters, check_query, empty_hint
 from .records import Doc
 from .routefit import fit_answer, shown_words
 from .scaffold import counts_toward_statistics
+from .scaffold import later as scaffold_later
 from .search import SearchIndex
 
 DEFAULT_LIMIT = 5
@@ -77,7 +78,6 @@ WHY_FACTOR = {"decision": 4 / 3, "knowledge": 0.8}
 # dna/ holds rules about the bank itself (frontmatter, layers, lifecycle): on a question about the
 # project its documents only answer when nothing else does (issue 18: adopt added them to plain banks)
 SELF_LAYER, SELF_FACTOR = "dna", 0.25
-INDEX_FUNCTION = "index"
 HINT = "No document's title, purpose, canonical_for or headings match; search bodies for a literal."
 
 # A key or heading is addressed by a slot: document id << 12 | its number (the first 4,096 count).
@@ -527,10 +527,11 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
         """The document's multiplier; the dna/ damping spares the owner of a key the question says whole."""
         return undamped[ident] if ident in owners else factors[ident]
 
+    held_back = scaffold_later(question, layer)  # issue 18: adopt adds dna/ pages and indexes to plain banks
+
     def later(ident: int, path: str) -> bool:
-        """A damped dna/ document or a declared index: ranked after every other document with a score
-        (issue 18: adopt adds both to plain banks; an index lists the documents that answer)."""
-        return factor(ident) < undamped[ident] or docs[path].doc_function == INDEX_FUNCTION
+        """Ranked after every other document with a score: as search orders them (scaffold.later)."""
+        return held_back(docs[path], ident in owners)
 
     top: list[tuple[bool, float, str]] = []  # (later, -score, path), sorted, at most `limit`
 

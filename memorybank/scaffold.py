@@ -38,16 +38,16 @@ def counts_toward_statistics(doc: Doc) -> bool:
     return doc.path.rpartition("/")[2] != "README.md"
 
 
-def later(question: str, layer: str | None = None) -> Callable[[Doc], bool]:
-    """For one question: is a document ranked after every document that is not (as `route` does)?
+def later(question: str, layer: str | None = None) -> Callable[[Doc, bool], bool]:
+    """For one question: is a document ranked after every document that is not? (search and route)
 
     A dna/ page is, unless the question is about the bank itself (`lang.about_bank`) or asks for the
-    dna layer; a declared index (`doc_function: index`) always is: its prose lists the documents
-    that answer."""
+    dna layer, or (route's second argument) the page owns a canonical key the question says whole;
+    a declared index (`doc_function: index`) always is: its prose lists the documents that answer."""
     from .lang import about_bank
 
     self_intent = layer == SELF_LAYER or about_bank(question)
 
-    def test(doc: Doc) -> bool:
-        return (doc.layer == SELF_LAYER and not self_intent) or doc.doc_function == INDEX_FUNCTION
+    def test(doc: Doc, owns_key: bool) -> bool:
+        return (doc.layer == SELF_LAYER and not self_intent and not owns_key) or doc.doc_function == INDEX_FUNCTION
     return test

@@ -473,7 +473,7 @@ def search(bank: Bank, query: str, limit: int = DEFAULT_LIMIT, doc_kind: str | N
         factor += PURPOSE_BONUS * sum(_concept_in(c, purpose_terms) for c in content) / len(content)
         ranked.append((group, score * factor, path, doc))
     later = scaffold_later(query, layer)  # issue 18: the dna/ contract and indexes after the answers (scaffold.py)
-    ranked.sort(key=lambda r: (later(r[3]), r[0], -round(r[1], 9), r[2]))
+    ranked.sort(key=lambda r: (later(r[3], False), r[0], -round(r[1], 9), r[2]))
 
     results = []
     needles = _line_needles(lexicon, content)

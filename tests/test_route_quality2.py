@@ -41,12 +41,12 @@ def test_a_question_about_the_project_is_not_about_the_bank(question):
     assert not about_bank(question)
 
 
-def test_dna_yields_to_project_prose_on_a_project_question(tmp_path, monkeypatch):
+def test_dna_yields_to_project_prose_on_a_project_question(tmp_path):
     bank = small_bank(tmp_path, {"dna/layout.md": DNA_LAYOUT, "notes/plan.md": PLAN})
-    assert first(bank, "how will the export folder layout change") == "notes/plan.md"
-    monkeypatch.setattr(route_module, "SELF_FACTOR", 1.0)  # without the damping the rules about the bank win
-    fresh = small_bank(tmp_path / "undamped", {"dna/layout.md": DNA_LAYOUT, "notes/plan.md": PLAN})
-    assert first(fresh, "how will the export folder layout change") == "dna/layout.md"
+    results = {r["path"]: r["score"] for r in route(bank, "how will the export folder layout change")["results"]}
+    assert list(results)[0] == "notes/plan.md"
+    # undamped, the rules about the bank would win: the order is the dna/ rule's doing, not the words'
+    assert results["dna/layout.md"] / route_module.SELF_FACTOR > results["notes/plan.md"]
 
 
 def test_dna_leads_when_the_question_is_about_the_bank_or_filters_its_layer(tmp_path):
