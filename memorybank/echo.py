@@ -17,17 +17,41 @@ LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 EMPHASIS = re.compile(r"(\*\*|__|\*|`)")
 
 
+def _unmarked(text: str) -> str:
+    """`text` with links turned to their text and emphasis and code marks dropped (whitespace kept).
+
+    The same as `EMPHASIS.sub("", LINK.sub(r"\1", text))`, at a fraction of the cost (issue 15: a
+    parse ran both regexes over every body): a link needs `](`, so most bodies skip that pass, and
+    the marks go by `str.replace` — removing `__` pairs left to right first, then every `*` and
+    backtick, drops exactly the characters the regex's one left-to-right pass drops.
+    """
+    if "](" in text:
+        text = LINK.sub(r"\1", text)
+    return text.replace("__", "").replace("*", "").replace("`", "")
+
+
 def flatten(text: str) -> str:
     """Markdown links to their text, emphasis and code marks dropped, whitespace collapsed."""
-    return " ".join(EMPHASIS.sub("", LINK.sub(r"\1", text)).split())
+    return " ".join(_unmarked(text).split())
 
 
 def echoes(purpose: str | None, body: str) -> bool:
-    """True when the purpose is a passage of the body's opening (see the module doc)."""
+    """True when the purpose is a passage of the body's opening (see the module doc).
+
+    Every word of the purpose must then occur in the unmarked, case-folded opening (collapsing
+    whitespace neither joins nor splits a word), so an opening missing one is answered without
+    collapsing it: nearly every document, at every parse.
+    """
     if not purpose:
         return False
     wanted = flatten(purpose).removesuffix("…").rstrip().casefold()
-    return len(wanted) >= 3 and wanted in flatten(body[:ECHO_SCAN]).casefold()
+    if len(wanted) < 3:
+        return False
+    opening = _unmarked(body[:ECHO_SCAN])
+    opening = opening.lower() if opening.isascii() else opening.casefold()  # the same on ASCII, and faster
+    if not all(word in opening for word in wanted.split(" ")):
+        return False
+    return wanted in " ".join(opening.split())
 
 
 def title_echo(title: str, h1: str | None) -> bool:

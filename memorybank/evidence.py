@@ -24,6 +24,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from .lang import SearchConcept
+from .lang.everyday import everyday_df
 from .records import Doc
 from .search import SearchIndex, _best_line, _Body, _line_needles
 
@@ -42,6 +43,7 @@ class Evidence:
     concepts: list[SearchConcept]
     weights: list[float]
     per_concept: list[dict[int, float]]
+    dfs: tuple[int, ...] = ()  # per concept: the counted documents holding it (0: none does)
     said: list[dict[int, bool]] = field(default_factory=list)  # per concept: id -> its metadata names it (memo)
 
     def strength(self, sid: int) -> float:
@@ -143,9 +145,11 @@ def body_evidence(index: SearchIndex, concepts: list[SearchConcept]) -> Evidence
     weights: list[float] = []
     per_concept: list[dict[int, float]] = []
     said: list[dict[int, bool]] = []
+    dfs: list[int] = []
     for concept in content:
-        weight, best, memo = _concept_evidence(index, concept)
+        weight, best, df, memo = _concept_evidence(index, concept)
         weights.append(weight)
+        dfs.append(df)
         per_concept.append(best)
         said.append(memo)
         if not raw:
@@ -153,12 +157,13 @@ def body_evidence(index: SearchIndex, concepts: list[SearchConcept]) -> Evidence
         else:
             get_r = raw.get
             raw.update({k: get_r(k, 0.0) + weight * v for k, v in best.items()})
-    return Evidence(raw, sum(weights) or 1.0, content, weights, per_concept, said)
+    return Evidence(raw, sum(weights) or 1.0, content, weights, per_concept, tuple(dfs), said)
 
 
-def _concept_evidence(index: SearchIndex, concept: SearchConcept) -> tuple[float, dict[int, float], dict[int, bool]]:
-    """One concept's idf weight and saturated value per id, memoised per index state, with the memo of
-    which ids' metadata names it (`Evidence.beyond` fills it).
+def _concept_evidence(index: SearchIndex,
+                      concept: SearchConcept) -> tuple[float, dict[int, float], int, dict[int, bool]]:
+    """One concept's idf weight, saturated value per id and counted df, memoised per index state, with the
+    memo of which ids' metadata names it (`Evidence.beyond` fills it).
 
     Every question that names a concept repeats this merge over all its forms' postings (thousands
     of ids for a common word); it changes only when a document does, so it is kept (for the
@@ -169,8 +174,11 @@ def _concept_evidence(index: SearchIndex, concept: SearchConcept) -> tuple[float
     cache = index.concept_evidence
     hit = cache.get(concept)
     if hit is not None and hit[0] == stamp:
-        return hit[1], hit[2], hit[3]
+        return hit[1], hit[2], hit[3], hit[4]
     floor = index.idf(0)
+    counted = index.population()[0]
+    lexicon = index.lexicon
+    assert lexicon is not None
     best: dict[int, float] = {}
     df = 0
     whole_known = any(form.terms[0] in index.postings for form in concept.forms)
@@ -195,12 +203,15 @@ def _concept_evidence(index: SearchIndex, concept: SearchConcept) -> tuple[float
             best.update(changes)
     if summed:
         best = {k: min(v, 1.0) for k, v in best.items()}
-    weight = index.idf(df) if df else floor
+    if df and any(lexicon.everyday(form.label) for form in concept.forms):
+        weight = index.idf(everyday_df(df, counted))  # an everyday word held: little evidence (everyday.py)
+    else:
+        weight = index.idf(df) if df else floor
     if len(cache) >= CONCEPT_CACHE:
         cache.pop(next(iter(cache)))
     memo: dict[int, bool] = {}
-    cache[concept] = (stamp, weight, best, memo)
-    return weight, best, memo
+    cache[concept] = (stamp, weight, best, df, memo)
+    return weight, best, df, memo
 
 
 def named(concept: SearchConcept, terms: set[str]) -> bool:

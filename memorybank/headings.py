@@ -11,15 +11,18 @@ from .records import Section
 _MARK = re.compile(
     r" {0,3}(?:(?P<fence>`{3,}|~{3,})(?P<info>.*)|(?P<hashes>#{1,6})(?:[ \t]+(?P<title>.*?))?(?:[ \t]+#+)?[ \t]*)$")
 _NOT_WORD = re.compile(r"[\W_]+")
-_MARK_START = frozenset("#`~ ")
+# The only lines that can open a heading or a fence: up to three spaces, then `#`, a backtick or `~`.
+# (After a line break: a literal first character lets the regex engine skip ahead to each one.)
+_CANDIDATE = re.compile(r"\n( {0,3}[#`~][^\n]*)")
+_FIRST = re.compile(r"( {0,3}[#`~][^\n]*)")
 
 
 def scan_text(text: str, first_line: int = 1) -> tuple[list[tuple[int, str, int]], list[tuple[int, int]]]:
     """Headings and fenced-code ranges of a markdown text.
 
     Returns `(headings, fences)`: headings as `(level, title, line)` outside fences, fences as
-    inclusive `(first line, last line)`; line numbers start at `first_line`. Only lines whose first
-    character could open a heading or fence are matched against the pattern. A fence closes on the
+    inclusive `(first line, last line)`; line numbers start at `first_line`. Only lines that could
+    open a heading or fence (`_CANDIDATE`, found in one C pass) are matched against the pattern. A fence closes on the
     same character, at least as long, with nothing after it; an unclosed fence runs to the end. A
     backtick run whose info string holds a backtick is an inline span, not a fence. Setext headings
     are not headings here (banks use ATX).
@@ -28,16 +31,22 @@ def scan_text(text: str, first_line: int = 1) -> tuple[list[tuple[int, str, int]
     fences: list[tuple[int, int]] = []
     fence: str | None = None
     fence_line = 0
-    lines = text.split("\n")
-    starts = _MARK_START
-    for index, line in enumerate(lines):
-        if not line or line[0] not in starts:
-            continue
-        if line[0] == " ":
-            stripped = line.lstrip(" ")
-            if len(line) - len(stripped) > 3 or not stripped or stripped[0] not in starts:
+    index, pos = 0, 0
+    count = text.count
+    # in C: prose lines are never looked at in Python; the text's first line has no "\n" before it
+    first = _FIRST.match(text)
+    for candidate in ((first,) if first else ()) + tuple(_CANDIDATE.finditer(text)):
+        start = candidate.start(1)
+        index += count("\n", pos, start)
+        pos = start
+        line = candidate.group(1).rstrip("\r")
+        if line[0] == "#":  # the usual `## Title`: what the pattern gives it, without the pattern
+            level = len(line) - len(line.lstrip("#"))
+            if level <= 6 and len(line) > level and line[level] in " \t" and line[-1] not in " \t#":
+                if fence is None:
+                    headings.append((level, line[level:].strip(), index + first_line))
                 continue
-        match = _MARK.match(line.rstrip("\r"))
+        match = _MARK.match(line)
         if match is None:
             continue
         run = match.group("fence")
@@ -54,7 +63,7 @@ def scan_text(text: str, first_line: int = 1) -> tuple[list[tuple[int, str, int]
         if fence is None:
             headings.append((len(match.group("hashes")), (match.group("title") or "").strip(), index + first_line))
     if fence is not None:
-        last = first_line + len(lines) - 1 - (1 if text.endswith("\n") else 0)
+        last = first_line + count("\n") - (1 if text.endswith("\n") else 0)
         fences.append((fence_line, max(last, fence_line)))
     return headings, fences
 

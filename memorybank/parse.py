@@ -113,8 +113,17 @@ def _check_aliases(root: Any) -> None:
         stack.extend((item, False) for item in items if isinstance(item, (dict, list)) and id(item) not in size)
 
 
-_FAST_KEY = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*):(?:[ ]+(.*))?$")
-_FAST_ITEM = re.compile(r"[ ]*- (.*)$")
+_KEY_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_KEY_NAMES: dict[str, bool] = {}  # banks repeat a few dozen keys: each is matched once per process
+
+
+def _key_name(name: str) -> bool:
+    found = _KEY_NAMES.get(name)
+    if found is None:
+        found = _KEY_NAME.fullmatch(name) is not None
+        if len(_KEY_NAMES) < 4096:
+            _KEY_NAMES[name] = found
+    return found
 _FAST_NULL = frozenset({"", "~", "null", "Null", "NULL"})
 _FAST_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
 _FAST_INT = re.compile(r"[-+]?[0-9]+$")
@@ -181,14 +190,14 @@ def fast_frontmatter(lines: list[str], key_lines: dict[str, int] | None = None) 
                 return None  # an indented comment may sit inside a block we do not model
             continue
         if line[0] == " " or line[0] == "-":
-            item = _FAST_ITEM.match(line)
-            if item is None or key is None or (items is None and not open_key):
+            stripped = line.lstrip(" ")  # an item line: `[ ]*- (.*)$`
+            if not stripped.startswith("- ") or key is None or (items is None and not open_key):
                 return None
-            raw_item = item.group(1).strip(" ")
+            raw_item = stripped[2:].strip(" ")
             value = _fast_scalar(raw_item)
             if value is _MISS or raw_item.startswith("-"):
                 return None
-            indent = len(line) - len(line.lstrip(" "))
+            indent = len(line) - len(stripped)
             if items is None:
                 items = []
                 data[key] = items
@@ -197,10 +206,10 @@ def fast_frontmatter(lines: list[str], key_lines: dict[str, int] | None = None) 
                 return None
             items.append(value)
             continue
-        match = _FAST_KEY.match(line)
-        if match is None:
+        name, colon, rest = line.partition(":")  # a key line: `name:( +(.*))?$`
+        if not colon or (rest and rest[0] != " ") or not _key_name(name):
             return None
-        key, raw = intern(match.group(1)), (match.group(2) or "").rstrip(" ")
+        key, raw = intern(name), rest.lstrip(" ").rstrip(" ")
         items = None
         open_key = not raw
         if key in data or key in _FAST_NULL or key in _FAST_BOOL:
@@ -215,7 +224,25 @@ def fast_frontmatter(lines: list[str], key_lines: dict[str, int] | None = None) 
 
 
 _OPEN = re.compile(r"---[ \t]*\r?\n")
-_CLOSE = re.compile(r"^---[ \t]*\r?$", re.M)
+_CLOSE = re.compile(r"^---[ \t]*\r?$", re.M)  # the closing line, as `_close` finds it
+_record = tuple.__new__  # a named tuple built in C, not through its Python `__new__` (fields in order)
+
+
+def _close(text: str, start: int) -> tuple[int, int] | None:
+    """`(start, end)` of the first `_CLOSE` match at or after `start` (which follows a line break),
+    found with `str.find` instead of trying the pattern at every character of the frontmatter."""
+    at = start - 1
+    while True:
+        at = text.find("\n---", at)
+        if at < 0:
+            return None
+        begin = at + 1
+        stop = text.find("\n", begin + 3)
+        end = len(text) if stop < 0 else stop
+        tail = text[begin + 3:end]
+        if not tail.removesuffix("\r").strip(" \t"):
+            return begin, end
+        at = begin
 # A link's text may hold backslash escapes (`\]`, `\[`, `\\`) and one level of balanced brackets.
 _LINK = re.compile(r"\[(?:\\.|[^\[\]\\]|\[(?:\\.|[^\[\]\\])*\])*\]\(\s*<?([^()\s<>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
@@ -224,6 +251,19 @@ _RULE_REF = re.compile(
     r"\b(?:defined|described|specified|owned|governed)\s+(?:by|in)\s+(?:the\s+)?"
     r"(?:`([^`\s]+\.md)`|\[[^\]]*\]\(([^)\s]+\.md)(?:#[^)]*)?\)|\[`?([^`\]\s]+\.md)`?\]|([\w./-]+\.md)\b)",
     re.IGNORECASE)
+_CLAIM_VERBS = ("defined", "described", "specified", "owned", "governed")
+
+
+def _may_claim(line: str) -> bool:
+    """False when `line` holds none of `_RULE_REF`'s verbs, so its (slow) pass cannot match; an ASCII
+    line is tested on its lower case (a non-ASCII one always goes to the regex, whose case-blind
+    matching of letters such as `ſ` or `K` lower case does not model)."""
+    if not line.isascii():
+        return True
+    low = line.lower()
+    return any(verb in low for verb in _CLAIM_VERBS)
+
+
 _LENIENT_KEY = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$")
 _LENIENT_ITEM = re.compile(r"^[ \t]*-[ \t]+(.*?)[ \t]*$")
 _LENIENT_SUB = re.compile(r"^[ \t]+([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*$")
@@ -353,7 +393,7 @@ def _edges(path: str, value: Any, lines: list[str] | None = None, start: int | N
             raw = text_of(item)
         if not raw:
             continue
-        target, external = resolve_from(path, raw)
+        target, external = _resolve(path, raw)
         if target in (".", "") or target.endswith("/.."):
             continue
         line = None
@@ -363,8 +403,32 @@ def _edges(path: str, value: Any, lines: list[str] | None = None, start: int | N
         raw = sys.intern(raw)
         if items is value and type(item) is str and item == raw:
             value[index] = raw  # the frontmatter's list holds the same (equal) string once, not twice
-        edges.append(Edge(raw=raw, target=sys.intern(target), fit=fit, external=external, line=line))
+        edges.append(_record(Edge, (raw, sys.intern(target), fit, external, line)))  # Edge(raw, target, fit, ...)
     return tuple(edges)
+
+
+def _resolve(path: str, raw: str) -> tuple[str, bool]:
+    """`resolve_from(path, raw)` for a bank document's path, without `posixpath` for the common
+    `../folder/name.md` or `name.md` target: leading `../` parts climb the document's folders, and
+    a rest without `.`, `..` or empty parts is what `normpath` leaves of it. Anything else (and a
+    target climbing above the root) goes to `resolve_from` (issue 15: a cold parse resolves every
+    edge and link)."""
+    rest = raw
+    ups = 0
+    while rest.startswith("../"):
+        rest = rest[3:]
+        ups += 1
+    if (not rest or rest[0] in "./ \t" or rest[-1] in "/. \t" or "//" in rest or "/." in rest or "#" in rest
+            or "\\" in rest or rest != rest.strip()):
+        return resolve_from(path, raw)
+    folder = path.rpartition("/")[0]
+    parts = folder.split("/") if folder else []
+    if ups > len(parts):
+        return resolve_from(path, raw)
+    if ups:
+        del parts[len(parts) - ups:]
+    parts.append(rest)
+    return "/".join(parts), False
 
 
 def _in_ranges(line: int, ranges: list[tuple[int, int]]) -> bool:
@@ -411,8 +475,8 @@ def _scan_body(path: str, body: str, first_line: int
             if len(links) >= LINKS_MAX:
                 more_links += 1
                 continue
-            target, external = resolve_from(path, bare)
-            links.append(Link(target=target, raw=raw, line=line, external=external))
+            target, external = _resolve(path, bare)
+            links.append(_record(Link, (target, raw, line, external)))
     if ".md" in body:
         # Claims are rare and always end in ".md": find those, then match only their lines.
         seen_lines: set[int] = set()
@@ -424,8 +488,9 @@ def _scan_body(path: str, body: str, first_line: int
             pos = begin
             if begin not in seen_lines:
                 seen_lines.add(begin)
-                if not (fences and _in_ranges(line, fences)):
-                    for match in _RULE_REF.finditer(_line_at(body, at)):
+                text = _line_at(body, at)
+                if not (fences and _in_ranges(line, fences)) and _may_claim(text):
+                    for match in _RULE_REF.finditer(text):
                         refs.append(RuleRef(raw=next(g for g in match.groups() if g), line=line))
             at = body.find(".md", at + 3)
     return sections, h1, links, refs, more_links
@@ -512,7 +577,7 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
     error_line: int | None = None
     head = _OPEN.match(text)
     if head:
-        end_match = _CLOSE.search(text, head.end())
+        end_match = _close(text, head.end())
         if end_match is None and whole is not None:  # the close lies past the head, so the block is over its
             block = text[head.end():].replace("\r\n", "\n")  # cap: read its start line by line, as below
             kept = block[:FRONTMATTER_MAX].rpartition("\n")[0]
@@ -528,12 +593,12 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
             errors.append("frontmatter opened on line 1 is never closed by a `---` line")
         else:
             has_frontmatter = True
-            block = text[head.end():end_match.start()]
+            block = text[head.end():end_match[0]]
             lines = [line[:-1] if line.endswith("\r") else line for line in block.split("\n")]
             if lines and lines[-1] == "":
                 lines.pop()
             close = len(lines) + 1
-            body_offset = end_match.end()
+            body_offset = end_match[1]
             if body_offset < len(text) and text[body_offset] == "\n":
                 body_offset += 1
             fm_lines = ["---", *lines]
@@ -555,11 +620,12 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
     notes: list[str] = []
     metadata_only = size > BODY_INDEX_MAX
     if metadata_only:  # bounded work for any file: its body is neither scanned nor indexed
-        sections, h1, links, refs, more_links = [], None, [], [], 0
+        sections, h1, links, refs, more_links, body = [], None, [], [], 0, ""
         notes.append(f"the file is {size:,} bytes, over the {BODY_INDEX_MAX:,}-byte body limit; only its "
                      "frontmatter is indexed (no sections, links or body search)")
     else:
-        sections, h1, links, refs, more_links = _scan_body(path, text[body_offset:], body_line)
+        body = text[body_offset:]
+        sections, h1, links, refs, more_links = _scan_body(path, body, body_line)
     if more_links:
         notes.append(f"it has {len(links) + more_links:,} links; only the first {LINKS_MAX:,} are indexed")
     stem = path.rpartition("/")[2][:-3] if path.endswith(".md") else path.rpartition("/")[2]
@@ -597,5 +663,5 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         metadata_only=metadata_only,
         limit_note="; ".join(notes) if notes else None,
         version=version,
-        purpose_echo=not metadata_only and echoes(purpose, text[body_offset:]),
+        purpose_echo=not metadata_only and echoes(purpose, body),
     )
