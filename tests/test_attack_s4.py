@@ -1,0 +1,82 @@
+"""Adversarial run on session 4's landings: the CLI's click-free fast path, the saved dictionary tables,
+version tokens and the cheaper parse. Each test is a reproduction that failed before its fix.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import cli_in_process, doc, run_cli, write_bank
+
+from memorybank.lang import lexicon
+
+BANK = {
+    "README.md": "# Bank\n\nStart here.\n",
+    "ops/release.md": doc("Release", "Publishing a version.", body="## Checklist\n\nTag v1.2.3 after the changelog.\n"),
+}
+
+
+@pytest.fixture(scope="module")
+def bank(tmp_path_factory) -> Path:
+    return write_bank(tmp_path_factory.mktemp("s4") / "memory_bank", BANK)
+
+
+# -- the fast path: a number too long for int() ---------------------------------------------------
+
+def test_a_number_longer_than_int_reads_is_refused_as_click_refuses_it(bank):
+    """Repro before the fix: `--limit` with 5,000 digits passed the fast path's digit check, and `int()`
+    (which reads at most 4,300 digits) raised ValueError: a traceback and exit 1, where click (which the
+    fast path must equal) says it is not a valid whole number, exit 2."""
+    huge = "9" * 5000
+    real = run_cli("--root", str(bank), "--route", "release", "--limit", huge)
+    assert (real.returncode, real.stdout) == (2, ""), real.stderr[-500:]
+    assert "is not a valid whole number" in real.stderr and "Traceback" not in real.stderr
+    for args in (("route", "--root", str(bank), "release", "--limit", huge),
+                 ("read", "--root", str(bank), "ops/release.md", "--max-bytes", huge),
+                 ("--root", str(bank), "--read", "ops/release.md", "--read", "README.md", "--max-bytes", huge)):
+        got = cli_in_process(*args)
+        assert (got.returncode, got.stdout) == (2, ""), (args, got.stderr[-500:])
+        assert "is not a valid whole number" in got.stderr, args
+
+
+# -- the saved dictionary tables ---------------------------------------------------------------
+
+def test_damaged_saved_tables_are_never_read(tmp_path):
+    """Repro before the fix: a bit flipped in `lexicon.marshal` mostly still unmarshalled — as other tables
+    (a changed stem, a reference to the wrong object; the sources' mark still matched, so they were used:
+    wrong answers), or with a tuple size asking for gigabytes (MemoryError: every process crashed). Now the
+    file's bytes are checked against a SHA-256 before marshal reads them."""
+    data = Path(lexicon.DATA_FILE).read_bytes()
+    target = tmp_path / "lexicon.marshal"
+    damaged = [data[:len(data) // 2], data[:32], b"", data[:40] + b"\0" + data[41:],
+               data[32:]]  # the format before the digest: marshal data alone
+    for at in range(0, len(data), 1499):
+        for bit in (0, 7):
+            flipped = bytearray(data)
+            flipped[at] ^= 1 << bit
+            damaged.append(bytes(flipped))
+    for number, content in enumerate(damaged):
+        target.write_bytes(content)
+        assert lexicon.read_saved(str(target)) is None, number
+    target.write_bytes(data)
+    assert lexicon.read_saved(str(target))[2] == tuple(lexicon.build_builtin_tables())
+
+
+def test_a_damaged_saved_file_falls_back_to_building_the_tables(tmp_path, monkeypatch):
+    """The whole load through `builtin_tables` on a copy of lang/ whose saved file is damaged: the tables
+    are built from the sources, equal to the intact file's."""
+    folder = tmp_path / "lang"
+    shutil.copytree(Path(lexicon.DATA_FILE).parent, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    saved = folder / "lexicon.marshal"
+    data = bytearray(saved.read_bytes())
+    data[len(data) // 2] ^= 1
+    saved.write_bytes(bytes(data))
+    monkeypatch.setattr(lexicon, "DATA_FILE", str(saved))
+    lexicon.builtin_tables.cache_clear()
+    try:
+        assert lexicon.read_saved() is None
+        assert lexicon.builtin_tables() == lexicon.build_builtin_tables()
+    finally:
+        lexicon.builtin_tables.cache_clear()
