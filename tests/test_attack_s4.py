@@ -80,3 +80,30 @@ def test_a_damaged_saved_file_falls_back_to_building_the_tables(tmp_path, monkey
         assert lexicon.builtin_tables() == lexicon.build_builtin_tables()
     finally:
         lexicon.builtin_tables.cache_clear()
+
+
+# -- version tokens: the line a hit is quoted from ------------------------------------------------
+
+NETWORK = doc("Network", "Addresses.", body="# Network\n\nThe gateway is 1.2.3.4 on the office LAN.\n\n"
+              "Upgrade the router firmware to v1.2.3 before the audit.\n")
+
+
+def test_a_version_is_quoted_from_its_own_line_not_from_a_longer_dotted_number(tmp_path):
+    """Repro before the fix: `v1.2.3` is one token (term `1.2.3`), but the hit's line was placed by finding the
+    literal `1.2.3` with word-character edges — a dot is none, so `1.2.3.4` (an address) matched, while
+    `v1.2.3` did not (a `v` is a word character): search and route quoted the gateway line for a question
+    about the firmware version."""
+    root = write_bank(tmp_path / "memory_bank", {"ops/net.md": NETWORK, "ops/other.md": doc("Other", "Other.")})
+    lines = NETWORK.split("\n")
+    firmware = 1 + next(n for n, line in enumerate(lines) if "firmware" in line)
+    gateway = 1 + next(n for n, line in enumerate(lines) if "gateway" in line)
+    real = run_cli("search", "--root", str(root), "v1.2.3")
+    assert real.returncode == 0, real.stderr
+    assert f"ops/net.md:{firmware} " in real.stdout and "1.2.3.4" not in real.stdout, real.stdout
+    for question in ("1.2.3", "firmware 1.2.3"):
+        got = cli_in_process("search", "--root", str(root), question)
+        assert f"ops/net.md:{firmware} " in got.stdout, (question, got.stdout)
+        routed = cli_in_process("route", "--root", str(root), question)
+        assert f'L{firmware} "Upgrade' in routed.stdout, (question, routed.stdout)
+    address = cli_in_process("search", "--root", str(root), "1.2.3.4")  # the longer number still finds its own line
+    assert f"ops/net.md:{gateway} " in address.stdout, address.stdout
