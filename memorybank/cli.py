@@ -601,6 +601,9 @@ def main(argv: list[str] | None = None) -> None:
     more than the call itself on a big bank.
     """
     if argv is None:
+        from .stdio import plug_closed
+
+        plug_closed()
         try:
             _main(argv)
             code = 0

@@ -4,11 +4,14 @@ version tokens and the cheaper parse. Each test is a reproduction that failed be
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import cli_in_process, doc, run_cli, write_bank
+from conftest import cli_in_process, cli_path, doc, hook_path, run_cli, write_bank
 
 from memorybank.lang import lexicon
 
@@ -107,3 +110,25 @@ def test_a_version_is_quoted_from_its_own_line_not_from_a_longer_dotted_number(t
         assert f'L{firmware} "Upgrade' in routed.stdout, (question, routed.stdout)
     address = cli_in_process("search", "--root", str(root), "1.2.3.4")  # the longer number still finds its own line
     assert f"ops/net.md:{gateway} " in address.stdout, address.stdout
+
+
+# -- a closed stdout -------------------------------------------------------------------------------
+
+def _closed_stdout(command: list[str], stdin: str = "") -> subprocess.CompletedProcess:
+    """Run `command` as `command >&-` runs it: file descriptor 1 closed (Python sets sys.stdout to None)."""
+    return subprocess.run(command, input=stdin, stderr=subprocess.PIPE, text=True, timeout=60,
+                          preexec_fn=lambda: os.close(1), env={**os.environ, "NO_COLOR": "1"})
+
+
+def test_a_closed_stdout_is_no_traceback(bank):
+    """Repro before the fix: `mcp-memorybank --root B --route Q >&-` (and a prompt hook so started) died on
+    `None.isatty()` / `None.flush()`: a traceback and exit 1 for a call that had nothing wrong with it; a
+    usage error printed its line and then the same traceback. Now a closed stream reads as the null device:
+    the exit code is the call's own."""
+    routed = _closed_stdout([cli_path(), "--root", str(bank), "--route", "release checklist"])
+    assert (routed.returncode, routed.stderr) == (0, "")
+    wrong = _closed_stdout([cli_path(), "route", "--root", str(bank), "release", "--limit", "x"])
+    assert wrong.returncode == 2 and "Traceback" not in wrong.stderr and "whole number" in wrong.stderr
+    event = json.dumps({"prompt": "release checklist", "cwd": str(bank.parent)})
+    hooked = _closed_stdout([hook_path(), "prime", "--root", str(bank)], event)
+    assert (hooked.returncode, hooked.stderr) == (0, "")
