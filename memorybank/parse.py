@@ -168,6 +168,41 @@ def _fast_scalar(text: str) -> Any:
     return text
 
 
+_SKIP = (0,)  # a blank line or a comment at column 0
+_DEFER = (-1,)  # a line the scanner does not model: YAML reads the block
+_LINES: dict[str, tuple] = {}  # line -> what `_scan_line` makes of it, for the lines banks repeat
+_LINES_MAX = 8192
+
+
+def _scan_line(line: str) -> tuple:
+    """What one frontmatter line is, on its own: `_SKIP`, `_DEFER`, `(1, item value, indent)` or
+    `(2, key, value, opens a list)`. Stateless, so a line seen before (`status: active`, `  - ../x.md`)
+    is answered from `_LINES` (issue 15: the cold build; values are immutable scalars, safe to share)."""
+    if not line or line.isspace() or line.lstrip().startswith("#"):
+        if line and not line.isspace() and line[0] != "#":
+            return _DEFER  # an indented comment may sit inside a block we do not model
+        return _SKIP
+    if line[0] == " " or line[0] == "-":
+        stripped = line.lstrip(" ")  # an item line: `[ ]*- (.*)$`
+        if not stripped.startswith("- "):
+            return _DEFER
+        raw_item = stripped[2:].strip(" ")
+        value = _fast_scalar(raw_item)
+        if value is _MISS or raw_item.startswith("-"):
+            return _DEFER
+        return (1, value, len(line) - len(stripped))
+    name, colon, rest = line.partition(":")  # a key line: `name:( +(.*))?$`
+    if not colon or (rest and rest[0] != " ") or not _key_name(name):
+        return _DEFER
+    key, raw = sys.intern(name), rest.lstrip(" ").rstrip(" ")
+    if key in _FAST_NULL or key in _FAST_BOOL:
+        return _DEFER  # typed keys: let YAML decide
+    value = _fast_scalar(raw)
+    if value is _MISS:
+        return _DEFER
+    return (2, key, value, not raw)
+
+
 def fast_frontmatter(lines: list[str], key_lines: dict[str, int] | None = None) -> dict[str, Any] | None:
     """Parse the common frontmatter shape without YAML, or return None to defer to YAML.
 
@@ -183,43 +218,35 @@ def fast_frontmatter(lines: list[str], key_lines: dict[str, int] | None = None) 
     items: list[Any] | None = None
     open_key = False
     item_indent = 0
-    intern = sys.intern
+    memo = _LINES
     for number, line in enumerate(lines, 2):
-        if not line or line.isspace() or line.lstrip().startswith("#"):
-            if line and not line.isspace() and line[0] != "#":
-                return None  # an indented comment may sit inside a block we do not model
-            continue
-        if line[0] == " " or line[0] == "-":
-            stripped = line.lstrip(" ")  # an item line: `[ ]*- (.*)$`
-            if not stripped.startswith("- ") or key is None or (items is None and not open_key):
+        kind = memo.get(line)
+        if kind is None:
+            kind = _scan_line(line)
+            if len(memo) < _LINES_MAX and len(line) < 200:
+                memo[line] = kind
+        tag = kind[0]
+        if tag == 1:
+            if key is None or (items is None and not open_key):
                 return None
-            raw_item = stripped[2:].strip(" ")
-            value = _fast_scalar(raw_item)
-            if value is _MISS or raw_item.startswith("-"):
-                return None
-            indent = len(line) - len(stripped)
             if items is None:
                 items = []
                 data[key] = items
-                item_indent = indent
-            elif indent != item_indent:
+                item_indent = kind[2]
+            elif kind[2] != item_indent:
                 return None
-            items.append(value)
-            continue
-        name, colon, rest = line.partition(":")  # a key line: `name:( +(.*))?$`
-        if not colon or (rest and rest[0] != " ") or not _key_name(name):
+            items.append(kind[1])
+        elif tag == 2:
+            key = kind[1]
+            items = None
+            open_key = kind[3]
+            if key in data:
+                return None  # duplicate keys: let YAML decide
+            data[key] = kind[2]
+            if key_lines is not None:
+                key_lines[key] = number
+        elif tag < 0:
             return None
-        key, raw = intern(name), rest.lstrip(" ").rstrip(" ")
-        items = None
-        open_key = not raw
-        if key in data or key in _FAST_NULL or key in _FAST_BOOL:
-            return None  # duplicate or typed keys: let YAML decide
-        value = _fast_scalar(raw)
-        if value is _MISS:
-            return None
-        data[key] = value
-        if key_lines is not None:
-            key_lines[key] = number
     return data
 
 
@@ -594,7 +621,9 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         else:
             has_frontmatter = True
             block = text[head.end():end_match[0]]
-            lines = [line[:-1] if line.endswith("\r") else line for line in block.split("\n")]
+            lines = block.split("\n")
+            if "\r" in block:
+                lines = [line[:-1] if line.endswith("\r") else line for line in lines]
             if lines and lines[-1] == "":
                 lines.pop()
             close = len(lines) + 1
