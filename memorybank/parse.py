@@ -298,6 +298,9 @@ _LENIENT_SUB = re.compile(r"^[ \t]+([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*$")
 
 def text_of(value: Any) -> str | None:
     """A scalar frontmatter value as display text; lists and mappings give None."""
+    if type(value) is str:  # nearly every value: what the checks below would make of it
+        text = value.strip()
+        return text or None
     if value is None or isinstance(value, (list, dict)):
         return None
     if isinstance(value, bool):
@@ -420,7 +423,7 @@ def _edges(path: str, value: Any, lines: list[str] | None = None, start: int | N
             raw = text_of(item)
         if not raw:
             continue
-        target, external = _resolve(path, raw)
+        target, external = _resolved(path, raw)
         if target in (".", "") or target.endswith("/.."):
             continue
         line = None
@@ -430,8 +433,25 @@ def _edges(path: str, value: Any, lines: list[str] | None = None, start: int | N
         raw = sys.intern(raw)
         if items is value and type(item) is str and item == raw:
             value[index] = raw  # the frontmatter's list holds the same (equal) string once, not twice
-        edges.append(_record(Edge, (raw, sys.intern(target), fit, external, line)))  # Edge(raw, target, fit, ...)
+        edges.append(_record(Edge, (raw, target, fit, external, line)))  # Edge(raw, target, fit, ...)
     return tuple(edges)
+
+
+_RESOLVED: dict[tuple[str, str], tuple[str, bool]] = {}  # (folder, raw) -> `_resolve`, interned
+_RESOLVED_MAX = 16384
+
+
+def _resolved(path: str, raw: str) -> tuple[str, bool]:
+    """`_resolve(path, raw)` with its target interned, remembered per (folder, raw): the documents of
+    a folder name the same targets again and again (issue 15: the cold build resolves every edge)."""
+    key = (path.rpartition("/")[0], raw)
+    found = _RESOLVED.get(key)
+    if found is None:
+        target, external = _resolve(path, raw)
+        found = (sys.intern(target), external)
+        if len(_RESOLVED) < _RESOLVED_MAX and "//" not in path:  # `//` would make dirname differ
+            _RESOLVED[key] = found
+    return found
 
 
 def _resolve(path: str, raw: str) -> tuple[str, bool]:
@@ -489,6 +509,7 @@ def _scan_body(path: str, body: str, first_line: int
     refs: list[RuleRef] = []
     more_links = 0
     if "](" in body:
+        ticks = "`" in body  # no backtick in the body: no link can sit in a code span
         line, pos = first_line, 0
         for match in _LINK.finditer(body):
             line += body.count("\n", pos, match.start())
@@ -497,14 +518,16 @@ def _scan_body(path: str, body: str, first_line: int
             bare = raw.split("#", 1)[0]
             if not bare.endswith(".md") or _SCHEME.match(raw) or raw.startswith("/"):
                 continue
-            if (fences and _in_ranges(line, fences)) or ("`" in _line_at(body, pos) and _in_code_span(body, pos)):
+            if (fences and _in_ranges(line, fences)) or (
+                    ticks and "`" in _line_at(body, pos) and _in_code_span(body, pos)):
                 continue
             if len(links) >= LINKS_MAX:
                 more_links += 1
                 continue
-            target, external = _resolve(path, bare)
+            target, external = _resolved(path, bare)
             links.append(_record(Link, (target, raw, line, external)))
-    if ".md" in body:
+    if ".md" in body and (not body.isascii() or _may_claim(body)):
+        # (an ASCII body none of whose lines can claim, as `_may_claim` on the whole body tells, is skipped)
         # Claims are rare and always end in ".md": find those, then match only their lines.
         seen_lines: set[int] = set()
         line, pos = first_line, 0
