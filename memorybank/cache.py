@@ -27,7 +27,6 @@ import marshal
 import os
 import stat
 import sys
-import tempfile
 import zlib
 from array import array
 from functools import partial
@@ -335,6 +334,8 @@ def save(bank: Bank) -> bool:
     folder = os.path.dirname(path)
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
+        import tempfile  # only a call that writes the cache pays for it (and shutil, random)
+
         fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=SUFFIX, dir=folder)
         try:
             with os.fdopen(fd, "wb") as handle:

@@ -17,13 +17,15 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-import click
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .catalog import ACTIONS, BY_COMMAND, BY_NAME, NO_DEFAULT, Action, Param, parse_groups
 from .errors import BankError, clip
+from .stdio import echo
+
+if TYPE_CHECKING:
+    import click
 
 PROG = "mcp-memorybank"
 BANK_FOLDER = "memory_bank"
@@ -32,10 +34,17 @@ SERVE = "serve"  # the flag form's pseudo-action when no action flag is given
 LEGACY = tuple(a for a in ACTIONS if a.flag)  # actions the flag form reaches, by their flag
 
 
-class WholeNumber(click.IntRange):
-    """An integer option: click's IntRange, named so that a typo reads "'abc' is not a valid whole number"."""
+@functools.cache
+def _whole_number() -> type:
+    """`WholeNumber`, built on first use: click is imported only when click parses the command line."""
+    import click
 
-    name = "whole number"
+    class WholeNumber(click.IntRange):
+        """An integer option: click's IntRange, named so that a typo reads "'abc' is not a valid whole number"."""
+
+        name = "whole number"
+
+    return WholeNumber
 
 
 class Usage(Exception):
@@ -58,11 +67,16 @@ def _option_actions() -> dict[str, tuple[str, ...]]:
 
 
 def __getattr__(name: str) -> Any:
-    """`OPTION_ACTIONS` and the flag form's `command`, built on first use (a subcommand never needs them)."""
+    """`OPTION_ACTIONS`, the flag form's `command`, the subcommands' group `commands` and `WholeNumber`, built
+    on first use (a subcommand never needs the flag form, and the flag form's fast path needs no click)."""
     if name == "OPTION_ACTIONS":
         return _option_map()
     if name == "command":
         return _flag_command()
+    if name == "commands":
+        return _commands()
+    if name == "WholeNumber":
+        return _whole_number()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -76,6 +90,8 @@ def _misplaced_options(action: str) -> None:
 
     A forgotten action flag (`--section X` without `--read`) must never silently start the MCP server.
     """
+    import click
+
     ctx = click.get_current_context()
     OPTION_ACTIONS = _option_map()
     every = OPTION_ACTIONS["as_json"]
@@ -100,6 +116,8 @@ def _style(enabled: bool) -> Callable[..., str]:
     if not enabled:
         from .render import plain
         return plain
+    import click
+
     return lambda text, **kw: click.style(text, **kw)
 
 
@@ -217,9 +235,9 @@ def _call(action: Action, root: str, values: dict[str, Any], as_json: bool, one_
     result, text, code = present(action, result, style, shown_with)
     if as_json:
         from .jsonout import dumps
-        click.echo(dumps(result))
+        echo(dumps(result))
     elif text or action.name != "prime":  # a prime below the bar prints nothing at all
-        click.echo(text)
+        echo(text)
     if action.takes != "root":
         from .cache import save
         save(subject)
@@ -371,6 +389,8 @@ def _flag_option(dest: str, fed: list[tuple[Action, Param]]) -> click.Option:
     shown only where every parameter it feeds agrees (`--limit`'s maximum differs: each capability
     clamps); the value given is passed as is, so each capability keeps its own default.
     """
+    import click
+
     first = fed[0][1]
     said: dict[str, list[str]] = {}
     for action, param in fed:
@@ -389,7 +409,7 @@ def _flag_option(dest: str, fed: list[tuple[Action, Param]]) -> click.Option:
     kind: click.ParamType = click.STRING
     if first.type == "integer":
         agreed = len({(p.minimum, p.maximum) for p in params}) == 1
-        kind = WholeNumber(min(p.minimum or 0 for p in params), first.maximum if agreed else None)
+        kind = _whole_number()(min(p.minimum or 0 for p in params), first.maximum if agreed else None)
     elif first.enum and len({p.enum for p in params}) == 1:
         kind = click.Choice(list(first.enum))
     defaults = {p.default for p in params}
@@ -401,6 +421,8 @@ def _flag_option(dest: str, fed: list[tuple[Action, Param]]) -> click.Option:
 def _flag_form_params() -> list[click.Parameter]:
     """Every option of the flag form, generated from the catalog: one `--ACTION` per action with `flag=`, then
     the options of its parameters (shared by name: `--limit` feeds route, search and graph), FILES and --json."""
+    import click
+
     out: list[click.Parameter] = [click.Option(["--root"], type=click.Path(file_okay=False), default=None,
                                                help=ROOT_HELP)]
     fed: dict[str, list[tuple[Action, Param]]] = {}
@@ -434,7 +456,8 @@ def _flag_run(root: str | None, as_json: bool, **opts: Any) -> None:
     chosen = [a for a in LEGACY if opts.get(f"a_{a.flag}") not in (None, False, ())]
     if len(chosen) > 1:
         raise Usage(f"choose one action, not {' and '.join('--' + (c.flag or '').replace('_', '-') for c in chosen)}")
-    _misplaced_options(chosen[0].flag or "" if chosen else SERVE)
+    if not opts.pop("_checked", False):  # the fast path gave only options the action takes
+        _misplaced_options(chosen[0].flag or "" if chosen else SERVE)
     bank_root = find_root(root)
     if opts["tool_groups"] is not None:
         _prepare_groups({"tool_groups": opts["tool_groups"]}, bank_root, False)
@@ -457,7 +480,9 @@ def _flag_run(root: str | None, as_json: bool, **opts: Any) -> None:
 
 @functools.cache
 def _flag_command() -> click.Command:
-    """The flag form's command, built only when the flag form is used (its ~100 options cost a cold start)."""
+    """The flag form's command, built only when click parses the flag form (its ~100 options cost a cold start)."""
+    import click
+
     built = click.command("command", context_settings=_CONTEXT)(
         click.version_option(__version__, prog_name=PROG)(_flag_run))
     built.params[:0] = _flag_form_params()
@@ -467,6 +492,8 @@ def _flag_command() -> click.Command:
 # -- subcommands, generated from the catalog ---------------------------------------------------
 
 def _click_param(param: Param) -> click.Parameter:
+    import click
+
     if param.arg:
         many = param.type == "array"
         kind = click.Path(dir_okay=False) if param.name == "files" else None
@@ -483,7 +510,7 @@ def _click_param(param: Param) -> click.Parameter:
     if param.type in ("array", "object"):
         return click.Option(decls, multiple=True, metavar=param.metavar, **kw)
     if param.type == "integer":
-        kind = WholeNumber(param.minimum, param.maximum)
+        kind = _whole_number()(param.minimum, param.maximum)
     elif param.enum:
         kind = click.Choice(list(param.enum))
     else:
@@ -494,6 +521,8 @@ def _click_param(param: Param) -> click.Parameter:
 
 
 def _subcommand(action: Action) -> click.Command:
+    import click
+
     params: list[click.Parameter] = [click.Option(["--root"], type=click.Path(file_okay=False), default=None,
                                                   help=ROOT_HELP)]
     params += [_click_param(p) for p in action.params]
@@ -513,29 +542,35 @@ def _subcommand(action: Action) -> click.Command:
                          context_settings=_CONTEXT)
 
 
-class _Commands(click.Group):
-    """The subcommands, one per catalog action, each built only when asked for (help and completion ask for all)."""
+@functools.cache
+def _commands() -> click.Group:
+    """The subcommands' group (`mcp-memorybank COMMAND …`), built on first use."""
+    import click
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(BY_COMMAND)
+    class _Commands(click.Group):
+        """The subcommands, one per catalog action, each built only when asked for (help and completion ask for all)."""
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name not in self.commands and cmd_name in BY_COMMAND:
-            self.add_command(_subcommand(BY_COMMAND[cmd_name]))
-        return self.commands.get(cmd_name)
+        def list_commands(self, ctx: click.Context) -> list[str]:
+            return sorted(BY_COMMAND)
 
-    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        formatter.write_paragraph()
-        formatter.write_text(
-            "The flag form still works: `--root B --route Q`, and a bare `--root B` serves MCP. "
-            "Exit codes: 0 ok, 1 findings or a refusal, 2 a usage error. Shell completion: "
-            f"eval \"$(_MCP_MEMORYBANK_COMPLETE=bash_source {PROG})\" (zsh_source, fish_source).")
+        def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+            if cmd_name not in self.commands and cmd_name in BY_COMMAND:
+                self.add_command(_subcommand(BY_COMMAND[cmd_name]))
+            return self.commands.get(cmd_name)
 
+        def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+            formatter.write_paragraph()
+            formatter.write_text(
+                "The flag form still works: `--root B --route Q`, and a bare `--root B` serves MCP. "
+                "Exit codes: 0 ok, 1 findings or a refusal, 2 a usage error. Shell completion: "
+                f"eval \"$(_MCP_MEMORYBANK_COMPLETE=bash_source {PROG})\" (zsh_source, fish_source).")
 
-@click.group(cls=_Commands, context_settings=_CONTEXT, invoke_without_command=False)
-@click.version_option(__version__, prog_name=PROG)
-def commands() -> None:
-    """A memory bank for a project: route, read, check and change it; serve it over MCP."""
+    @click.group(cls=_Commands, context_settings=_CONTEXT, invoke_without_command=False)
+    @click.version_option(__version__, prog_name=PROG)
+    def commands() -> None:
+        """A memory bank for a project: route, read, check and change it; serve it over MCP."""
+
+    return commands
 
 
 # -- entry point ------------------------------------------------------------------------------
@@ -545,16 +580,16 @@ def _refusal(exc: BankError, as_json: bool, action: str | None = None) -> None:
 
     message = clip(faces.refusal(exc, "cli", action))
     if as_json:
-        click.echo(json.dumps({"error": {"message": message, "see": faces.see_names("cli", exc.see)}},
-                              ensure_ascii=False, separators=(",", ":")))
-    click.echo(f"{PROG}: {message}", err=True)
+        echo(json.dumps({"error": {"message": message, "see": faces.see_names("cli", exc.see)}},
+                        ensure_ascii=False, separators=(",", ":")))
+    echo(f"{PROG}: {message}", err=True)
     sys.exit(2 if exc.param else 1)
 
 
 def _usage(message: str, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps({"error": {"message": message, "see": []}}, separators=(",", ":")))
-    click.echo(f"{PROG}: {message}", err=True)
+        echo(json.dumps({"error": {"message": message, "see": []}}, separators=(",", ":")))
+    echo(f"{PROG}: {message}", err=True)
     sys.exit(2)
 
 
@@ -587,6 +622,8 @@ def _help_or_values(cmd: click.Command, args: list[str]) -> list[str]:
     """`args` as click should see them: help when `-h`/`--help` is anywhere before `--`, and refused when an
     option's value is another of the command's options (`--route --json`, `--root --stats`), which click
     would take as the value. `--kind=--json` and anything after `--` stay values."""
+    import click
+
     names = {n for p in cmd.params if isinstance(p, click.Option) for n in (*p.opts, *p.secondary_opts)}
     takes = {n for p in cmd.params if isinstance(p, click.Option) and not p.is_flag for n in p.opts}
     head = args[:args.index("--")] if "--" in args else args
@@ -607,22 +644,273 @@ def _main(argv: list[str] | None) -> None:
         args = ["--help"]
     as_json = "--json" in args
     try:
+        if "_MCP_MEMORYBANK_COMPLETE" not in os.environ:
+            if not sub:
+                fast = _fast_flag_values(args)
+                if fast is not None:
+                    _run_fast(functools.partial(_flag_run, _checked=True, **fast))
+                    return
+            elif args[0] in BY_COMMAND:
+                values = _fast_sub_values(args[0], args[1:])
+                if values is not None:
+                    _run_fast(functools.partial(_sub_run, BY_COMMAND[args[0]], values))
+                    return
+        import click
+
         if sub:
-            args = _help_or_values(commands.get_command(None, args[0]), args) if args[0] in BY_COMMAND else args
+            args = _help_or_values(_commands().get_command(None, args[0]), args) if args[0] in BY_COMMAND else args
         else:
             args = _help_or_values(_flag_command(), args)
         if sub or "_MCP_MEMORYBANK_COMPLETE" in os.environ:
-            commands.main(args=args, prog_name=PROG, standalone_mode=False)
+            _commands().main(args=args, prog_name=PROG, standalone_mode=False)
         else:
             _flag_command().main(args=args, prog_name=PROG, standalone_mode=False)
     except Usage as exc:
         _usage(str(exc), as_json)
-    except click.UsageError as exc:
-        _usage(f"{exc.format_message()} (see --help)", as_json)
-    except click.exceptions.Abort:
-        sys.exit(130)
     except BankError as exc:
         _refusal(exc, as_json)
+    except Exception as exc:
+        click = sys.modules.get("click")  # a click error can only come from click, so it is loaded then
+        if click is not None and isinstance(exc, click.UsageError):
+            _usage(f"{exc.format_message()} (see --help)", as_json)
+        elif click is not None and isinstance(exc, click.exceptions.Abort):
+            sys.exit(130)
+        else:
+            raise
+
+
+# -- the flag form's fast path: the common calls parsed without click ------------------------------
+
+@functools.cache
+def _flag_spec() -> dict[str, tuple[str, str, Any]]:
+    """The flag form's options as `_flag_form_params` builds them, without click: `--option` → (dest, kind,
+    detail), kind one of flag | many | text | whole (detail: bounds) | choice (detail: the choices) | root.
+    A test holds this table equal to the click command's options."""
+    spec: dict[str, tuple[str, str, Any]] = {"--root": ("root", "root", None)}
+    fed: dict[str, list[Param]] = {}
+    for action in (*LEGACY, BY_NAME[SERVE]):
+        value = next((p for p in action.params if p.arg and p.flag == ""), None)
+        if action.flag:
+            kind = "flag" if value is None else "many" if value.type == "array" else "text"
+            spec[f"--{action.flag.replace('_', '-')}"] = (f"a_{action.flag}", kind, None)
+        for param in action.params:
+            if not param.arg and param.flag_dest:
+                fed.setdefault(param.flag_dest, []).append(param)
+    for dest, params in fed.items():
+        first = params[0]
+        if first.type == "boolean":
+            spec[f"--no-{first.option}" if first.default is True else f"--{first.option}"] = (dest, "flag", None)
+            continue
+        detail: Any = None
+        if first.type in ("array", "object"):
+            kind = "many"
+        elif first.type == "integer":
+            agreed = len({(p.minimum, p.maximum) for p in params}) == 1
+            kind, detail = "whole", (min(p.minimum or 0 for p in params), first.maximum if agreed else None)
+        elif first.enum and len({p.enum for p in params}) == 1:
+            kind, detail = "choice", first.enum
+        else:
+            kind = "text"
+        spec[f"--{first.option}"] = (dest, kind, detail)
+    spec["--json"] = ("as_json", "flag", None)
+    return spec
+
+
+def _fast_flag_values(args: list[str]) -> dict[str, Any] | None:
+    """The values click would hand `_flag_run` for a flag-form command line, or None to let click parse it.
+
+    Only the plain shapes are taken: long options the chosen action uses, each value-taking one once
+    (`--opt VALUE` or `--opt=VALUE`, a value not starting with `-`), a whole number within its bounds,
+    a listed choice, a `--root` that is no file and is readable. Anything else — FILES, `--`, short
+    options, `--version`, an unknown or misplaced option, a value click would refuse — goes to click,
+    which answers exactly as before (help and usage errors included).
+    """
+    spec = _flag_spec()
+    values: dict[str, Any] = {dest: False if kind == "flag" else () if kind == "many" else None
+                              for dest, kind, _ in spec.values()}
+    values["files"] = ()
+    given: set[str] = set()
+    at = 0
+    while at < len(args):
+        name, eq, inline = args[at].partition("=")
+        found = spec.get(name) if name.startswith("--") else None
+        if found is None:
+            return None
+        dest, kind, detail = found
+        if kind == "flag":
+            if eq:
+                return None
+            values[dest] = True
+            given.add(dest)
+            at += 1
+            continue
+        if eq:
+            value, at = inline, at + 1
+        elif at + 1 < len(args):
+            value, at = args[at + 1], at + 2
+        else:
+            return None
+        if value.startswith("-") or (dest in given and kind != "many"):
+            return None
+        given.add(dest)
+        if kind == "many":
+            values[dest] = (*values[dest], value)
+        elif kind == "whole":
+            low, high = detail
+            number = int(value) if value.isascii() and value.isdigit() else None
+            if number is None or number < low or (high is not None and number > high):
+                return None
+            values[dest] = number
+        elif kind == "choice":
+            if value not in detail:
+                return None
+            values[dest] = value
+        elif kind == "root":
+            if not _plain_root(value):
+                return None
+            values[dest] = value
+        else:
+            values[dest] = value
+    chosen = [a for a in LEGACY if values[f"a_{a.flag}"] not in (False, (), None)]
+    action = chosen[0].flag or "" if len(chosen) == 1 else SERVE if not chosen else None
+    if action is None:
+        return None
+    option_actions = _option_map()
+    if any(dest in option_actions and action not in option_actions[dest] for dest in given):
+        return None  # `_misplaced_options` refuses it: through click, as before
+    return values
+
+
+def _plain_root(value: str) -> bool:
+    """A `--root` click.Path(file_okay=False) takes as given: missing, or there and neither a file nor unreadable."""
+    import stat
+
+    try:
+        info = os.stat(value)
+    except (OSError, ValueError):
+        return value != ""  # click takes a missing path as it is ("": refused by `find_root`, via click)
+    return not stat.S_ISREG(info.st_mode) and os.access(value, os.R_OK)
+
+
+@functools.cache
+def _sub_spec(name: str) -> tuple[dict[str, tuple[str, str, Any]], dict[str, Any], Param | None] | None:
+    """A subcommand's options as `_subcommand` builds them, without click (see `_flag_spec`), its values when
+    nothing is given, and its one positional parameter; None for the ones left to click (serve; FILES or
+    more than one positional)."""
+    action = BY_COMMAND[name]
+    positional = [p for p in action.params if p.arg]
+    if action.name == SERVE or len(positional) > 1 or any(p.name == "files" for p in positional):
+        return None
+    spec: dict[str, tuple[str, str, Any]] = {"--root": ("root", "root", None)}
+    empty: dict[str, Any] = {"root": None}
+    for param in action.params:
+        if param.arg:
+            empty[param.name] = () if param.type == "array" else None
+        elif param.type == "boolean":
+            empty[param.name] = param.default is True
+            if param.default is True:
+                spec[f"--{param.option}"] = (param.name, "on", None)
+                spec[f"--no-{param.option}"] = (param.name, "off", None)
+            else:
+                spec[f"--{param.option}"] = (param.name, "flag", None)
+        else:
+            empty[param.name] = () if param.type in ("array", "object") else None
+            spec[f"--{param.option}"] = (
+                (param.name, "many", None) if param.type in ("array", "object") else
+                (param.name, "whole", (param.minimum, param.maximum)) if param.type == "integer" else
+                (param.name, "choice", param.enum) if param.enum else (param.name, "text", None))
+    spec["--json"] = ("as_json", "flag", None)
+    empty["as_json"] = False
+    return spec, empty, positional[0] if positional else None
+
+
+def _fast_sub_values(name: str, args: list[str]) -> dict[str, Any] | None:
+    """The values click would hand a subcommand's callback, or None to let click parse the line.
+
+    The same plain shapes as `_fast_flag_values`, plus the one positional (`route QUESTION`,
+    `read PATH…`): a word not starting with `-`, once unless it takes several; a required parameter
+    left out goes to click, which says so."""
+    found = _sub_spec(name)
+    if found is None:
+        return None
+    spec, empty, positional = found
+    values = dict(empty)
+    given: set[str] = set()
+    at = 0
+    while at < len(args):
+        token = args[at]
+        if not token.startswith("-"):
+            if positional is None or (positional.type != "array" and values[positional.name] is not None):
+                return None
+            values[positional.name] = (*values[positional.name], token) if positional.type == "array" else token
+            at += 1
+            continue
+        option, eq, inline = token.partition("=")
+        entry = spec.get(option) if option.startswith("--") else None
+        if entry is None:
+            return None
+        dest, kind, detail = entry
+        if kind in ("flag", "on", "off"):
+            if eq:
+                return None
+            values[dest] = kind != "off"
+            at += 1
+            continue
+        if eq:
+            value, at = inline, at + 1
+        elif at + 1 < len(args):
+            value, at = args[at + 1], at + 2
+        else:
+            return None
+        if value.startswith("-") or (dest in given and kind != "many"):
+            return None
+        given.add(dest)
+        converted = _fast_value(kind, detail, value)
+        if converted is None:
+            return None
+        values[dest] = (*values[dest], converted) if kind == "many" else converted
+    action = BY_COMMAND[name]
+    if any(p.required and values[p.name] in (None, ()) for p in action.params):
+        return None
+    return values
+
+
+def _fast_value(kind: str, detail: Any, value: str) -> Any:
+    """One option's value as click converts it, or None where click would refuse it (or check more)."""
+    if kind == "whole":
+        low, high = detail
+        number = int(value) if value.isascii() and value.isdigit() else None
+        if number is None or (low is not None and number < low) or (high is not None and number > high):
+            return None
+        return number
+    if kind == "choice":
+        return value if value in detail else None
+    if kind == "root":
+        return value if _plain_root(value) else None
+    return value
+
+
+def _sub_run(action: Action, values: dict[str, Any]) -> None:
+    """A subcommand's callback (`_subcommand`'s `run`) on parsed values."""
+    values = dict(values)
+    root, as_json = values.pop("root"), values.pop("as_json")
+    sys.exit(_call(action, find_root(root), values, as_json, one_shape=True))
+
+
+def _run_fast(run: Callable[[], None]) -> None:
+    """A command's callback on parsed values, with what click's `main` adds around it: Ctrl-C / EOF → exit
+    130 after a newline on stderr, a broken pipe → exit 1."""
+    import errno
+
+    try:
+        run()
+    except (EOFError, KeyboardInterrupt):
+        echo("", err=True)
+        sys.exit(130)
+    except OSError as exc:
+        if exc.errno != errno.EPIPE:
+            raise
+        sys.exit(1)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,8 +9,8 @@ writers' final check relies on. Standard library only.
 
 from __future__ import annotations
 
-import ctypes
 import errno
+import functools
 import hashlib
 import os
 import stat
@@ -164,8 +164,13 @@ RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
 
+@functools.cache
 def _load_rename():
-    """libc's renameat2 (Linux) or renameatx_np (macOS) as `f(dirfd, a, dirfd, b, flags) -> int`, or None."""
+    """libc's renameat2 (Linux) or renameatx_np (macOS) as `f(dirfd, a, dirfd, b, flags) -> int`, or None.
+
+    Loaded on the first flagged rename: ctypes and libc cost a cold read-only call ~4 ms for nothing."""
+    import ctypes
+
     try:
         libc = ctypes.CDLL(None, use_errno=True)
     except OSError:
@@ -183,18 +188,20 @@ def _load_rename():
     return func, flags
 
 
-_RENAME, _FLAGS = _load_rename()
 _UNSUPPORTED = {errno.EINVAL, errno.ENOSYS, getattr(errno, "ENOTSUP", errno.EINVAL),
                 getattr(errno, "EOPNOTSUPP", errno.EINVAL)}
 
 
 def rename_flagged(folder: int, source: str, target: str, flag: int) -> bool:
     """renameat2 with `flag` inside one folder; False when the OS or file system does not offer it."""
-    if _RENAME is None:
+    rename, flags = _load_rename()
+    if rename is None:
         return False
-    code = _RENAME(folder, os.fsencode(source), folder, os.fsencode(target), _FLAGS[flag])
+    code = rename(folder, os.fsencode(source), folder, os.fsencode(target), flags[flag])
     if code == 0:
         return True
+    import ctypes
+
     err = ctypes.get_errno()
     if err in _UNSUPPORTED:
         return False

@@ -24,6 +24,7 @@ from bisect import bisect_left
 from dataclasses import dataclass
 
 from .lang import SearchConcept
+from .lang.everyday import everyday_df
 from .records import Doc
 from .search import SearchIndex, _best_line, _Body, _line_needles
 
@@ -40,6 +41,7 @@ class Evidence:
     concepts: list[SearchConcept]
     weights: list[float]
     per_concept: list[dict[int, float]]
+    dfs: tuple[int, ...] = ()  # per concept: the counted documents holding it (0: none does)
 
     def strength(self, sid: int) -> float:
         return self.raw.get(sid, 0.0) / self.total
@@ -133,6 +135,10 @@ def body_evidence(index: SearchIndex, concepts: list[SearchConcept]) -> Evidence
     weights: list[float] = []
     per_concept: list[dict[int, float]] = []
     floor = index.idf(0)
+    counted = index.population()[0]
+    lexicon = index.lexicon
+    assert lexicon is not None
+    dfs: list[int] = []
     for concept in content:
         best: dict[int, float] = {}
         df = 0
@@ -153,15 +159,19 @@ def body_evidence(index: SearchIndex, concepts: list[SearchConcept]) -> Evidence
                 best.update({k: v for k, v in parts.items() if v > get(k, 0.0)})
         if summed:
             best = {k: min(v, 1.0) for k, v in best.items()}
-        weight = index.idf(df) if df else floor
+        if df and any(lexicon.everyday(form.label) for form in concept.forms):
+            weight = index.idf(everyday_df(df, counted))  # an everyday word held: little evidence (everyday.py)
+        else:
+            weight = index.idf(df) if df else floor
         weights.append(weight)
+        dfs.append(df)
         per_concept.append(best)
         if not raw:
             raw = {k: weight * v for k, v in best.items()}
         else:
             get_r = raw.get
             raw.update({k: get_r(k, 0.0) + weight * v for k, v in best.items()})
-    return Evidence(raw, sum(weights) or 1.0, content, weights, per_concept)
+    return Evidence(raw, sum(weights) or 1.0, content, weights, per_concept, tuple(dfs))
 
 
 def named(concept: SearchConcept, terms: set[str]) -> bool:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -48,6 +47,8 @@ def _env() -> dict[str, str]:
 
 def git_available() -> bool:
     """Whether a `git` executable is on PATH."""
+    import shutil  # here, not at the top: shutil (with bz2, lzma) is ~3 ms of a call that never asks git
+
     return shutil.which("git") is not None
 
 

@@ -30,7 +30,6 @@ import os
 import stat
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
@@ -203,6 +202,8 @@ def state_file(session_id: str, bank: Path) -> Path:
     folder = os.environ.get("MEMORYBANK_HOOK_STATE_DIR")
     if not folder:
         uid = os.getuid() if hasattr(os, "getuid") else "user"
+        import tempfile  # the Stop hook's state only: the prompt hooks import this module too
+
         folder = os.path.join(tempfile.gettempdir(), f"memorybank-hook-{uid}")
     key = hashlib.sha256(f"{session_id}\0{os.path.realpath(bank)}".encode()).hexdigest()[:24]
     return Path(folder, f"{key}.json")

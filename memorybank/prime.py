@@ -94,15 +94,14 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "") -> tu
         terms |= index.lexicon.search_terms(" ".join(s.title for s in doc.sections))
     counted = index.population()[0]  # issue 18: documents counted toward body statistics (scaffold.py)
     ceiling = index.idf(counted - 1) if counted > 1 else 0.0  # held by fewer than all documents
-    floor = index.idf(0)
     topical = known = 0
     known_weight = found = 0.0
     distinctive = False
-    for concept, weight, values in zip(evidence.concepts, evidence.weights, evidence.per_concept):
+    for concept, weight, values, df in zip(evidence.concepts, evidence.weights, evidence.per_concept, evidence.dfs):
         if _generic(index, concept) or (chat and has_cjk(concept.text) and concept.text not in chat):
             continue
         topical += 1
-        if weight >= floor:  # no document holds it
+        if not df:  # no document holds it
             continue
         known += 1
         known_weight += weight

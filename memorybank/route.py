@@ -51,6 +51,7 @@ from .derived import DerivedIndex
 from .echo import title_echo
 from .evidence import Evidence, best_line, body_evidence, line_needles
 from .lang import Concept, Lexicon, about_bank, why_intent
+from .lang.everyday import everyday_df
 from .query import check_filters, check_query, empty_hint
 from .records import Doc
 from .routefit import fit_answer, shown_words
@@ -243,6 +244,8 @@ class RouteIndex(DerivedIndex):
                     df = len(ids) if body.live == len(paths) else sum(paths[ident] is not None for ident in ids)
                     holders = max(holders, body.counted_df(ids, df))
                 live = max(live, counted)
+            if self.lexicon is not None and self.lexicon.everyday(term):  # a prior on general frequency (everyday.py)
+                holders = everyday_df(holders, live)
             # a word only scaffolding holds counts as one document's: the rarity stays ≤ 1 (the walk's bound)
             found = _idf(live, max(1, min(holders, live))) / _idf(live, 1)
             cache[term] = found

@@ -31,7 +31,7 @@ ELLIPSIS = "…"
 _TRIM = " ,;:-—·"
 
 
-_WIDE_CHARS = re.compile(f"[{CJK_FLOOR}-\U0010ffff]")
+_WIDE_CHARS = re.compile(f"[^\x00-{chr(ord(CJK_FLOOR) - 1)}]")  # ≥ CJK_FLOOR: a third of the range's compile
 _CONTROLS = re.compile("[\x00-\x1f]")
 _BODY_QUOTE = re.compile(r'(?:^|; )body: L\d+ "')  # where `why`'s quoted body excerpt opens (route._result)
 _FLAG = ("\U0001f1e6", "\U0001f1ff")  # regional indicators: a flag is a pair of them

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import CORPORA, run_cli, write_bank
+from conftest import CORPORA, cli_in_process, run_cli, write_bank
 
 from memorybank.adopt import PURPOSE_CAP, adopt, doc_kind_for, purpose_for
 from memorybank.bank import Bank
@@ -119,10 +119,10 @@ def test_adopt_through_the_cli_dry_run_then_write(tmp_path: Path) -> None:
     dry = run_cli("--root", str(root), "--adopt", "--json")
     assert dry.returncode == 0, dry.stderr
     assert json.loads(dry.stdout)["dry_run"] is True and _snapshot(root) == before
-    done = run_cli("--root", str(root), "--adopt", "--write")
+    done = cli_in_process("--root", str(root), "--adopt", "--write")  # the real write: test_adopt_parity
     assert done.returncode == 0, done.stderr
     assert "projectbrief.md" in done.stdout
-    check = run_cli("--root", str(root), "--validate")
+    check = cli_in_process("--root", str(root), "--validate")
     assert check.returncode == 0, check.stdout
 
 

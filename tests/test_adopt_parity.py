@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import CORPORA, run_cli, write_bank
+from conftest import CORPORA, cli_in_process, run_cli, write_bank
 
 from memorybank.bank import Bank
 from memorybank.echo import title_echo
@@ -27,16 +27,28 @@ CLINE = ("cline-0xmichalis-nftbk", "cline-1amageek-app-mcp", "cline-31103-MedFee
 
 @pytest.fixture(scope="module")
 def adopted(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, Path]]:
-    """Each Cline corpus (read-only) and a copy of it adopted through the real CLI."""
+    """Each Cline corpus (read-only) and a copy of it adopted through the CLI (the first in a real process,
+    the others through its entry point in this one)."""
     out = {}
     for corpus in CLINE:
         plain = CORPORA / corpus / "memory-bank"
         copy = tmp_path_factory.mktemp(corpus) / "memory-bank"
         shutil.copytree(plain, copy)
-        proc = run_cli("--root", str(copy), "--adopt", "--write", "--json")
+        proc = (cli_in_process if out else run_cli)("--root", str(copy), "--adopt", "--write", "--json")
         assert proc.returncode == 0, proc.stderr
         assert any(p.startswith("dna/") for p in json.loads(proc.stdout)["contract"])
         out[corpus] = (plain, copy)
+    return out
+
+
+@pytest.fixture(scope="module")
+def banks(adopted: dict[str, tuple[Path, Path]]) -> dict[str, tuple[Bank, Bank]]:
+    """One index of each plain corpus and of its adopted copy, shared by the tests that only read them."""
+    out = {}
+    for corpus, (plain, copy) in adopted.items():
+        out[corpus] = before, after = Bank(plain), Bank(copy)
+        before.refresh()
+        after.refresh()
     return out
 
 
@@ -60,11 +72,8 @@ def _project(bank: Bank, rows: list[dict]) -> list[str]:
     return [r["path"] for r in rows if counts_toward_statistics(bank.docs[r["path"]])]
 
 
-def test_body_statistics_of_the_adopted_copy_are_the_plain_banks(adopted: dict[str, tuple[Path, Path]]) -> None:
-    for plain, copy in adopted.values():
-        before, after = Bank(plain), Bank(copy)
-        before.refresh()
-        after.refresh()
+def test_body_statistics_of_the_adopted_copy_are_the_plain_banks(banks: dict[str, tuple[Bank, Bank]]) -> None:
+    for before, after in banks.values():
         old, new = SearchIndex.of(before), SearchIndex.of(after)
         assert new.live > old.live and new.population()[:2] == old.population()[:2] == (old.live, old.total_length)
         assert old.norms() == [new.norms()[new.ids[p]] for p in old.paths if p is not None]
@@ -77,9 +86,8 @@ def test_body_statistics_of_the_adopted_copy_are_the_plain_banks(adopted: dict[s
         assert rarity_new.rarity("lifecycl") == 1.0 and "lifecycl" not in rarity_old.postings
 
 
-def test_route_and_search_rank_the_project_documents_as_before(adopted: dict[str, tuple[Path, Path]]) -> None:
-    for corpus, (plain, copy) in adopted.items():
-        before, after = Bank(plain), Bank(copy)
+def test_route_and_search_rank_the_project_documents_as_before(banks: dict[str, tuple[Bank, Bank]]) -> None:
+    for corpus, (before, after) in banks.items():
         for question in MOVED[corpus]:
             for find in (route, search):
                 old = [r["path"] for r in find(before, question, limit=10)["results"]]
@@ -101,10 +109,10 @@ def test_cli_search_puts_the_answer_before_the_contract_unless_asked_about_the_b
     first_dna = next(i for i, p in enumerate(paths) if p.startswith("dna/"))
     assert all(p.startswith("dna/") or p == "README.md" for p in paths[first_dna:])
     # a question about the bank itself still finds the contract first
-    proc = run_cli("--root", str(copy), "--search", "which frontmatter keys must every document carry", "--json")
+    proc = cli_in_process("--root", str(copy), "--search", "which frontmatter keys must every document carry", "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["results"][0]["path"].startswith("dna/")
-    proc = run_cli("--root", str(copy), "--search", "links", "--layer", "dna", "--json")
+    proc = cli_in_process("--root", str(copy), "--search", "links", "--layer", "dna", "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["results"][0]["path"] == "dna/cross-references.md"
 
@@ -139,7 +147,7 @@ def test_a_warm_index_follows_adopt_written_beside_it(tmp_path: Path) -> None:
     bank = Bank(copy)
     question = MOVED[corpus][0]
     before = {find: [r["path"] for r in find(bank, question)["results"]] for find in (route, search)}
-    assert run_cli("--root", str(copy), "--adopt", "--write").returncode == 0
+    assert cli_in_process("--root", str(copy), "--adopt", "--write").returncode == 0  # not through `bank`
     for find, old in before.items():  # the same Bank object: its indexes update in place
         assert _project(bank, find(bank, question, limit=10)["results"])[:len(old)] == old, find.__name__
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import run_cli, write_bank
+from conftest import cli_in_process, run_cli, write_bank
 
 EMPTY = {".mcp.json": "{}\n", ".cursor/mcp.json": "{}", ".vscode/mcp.json": "{}\r\n", ".claude/settings.json": "{}\n"}
 
@@ -28,9 +28,10 @@ def _project(tmp_path: Path, files: dict[str, str]) -> tuple[Path, Path]:
     return project, project / "memory_bank"
 
 
-def _wire(bank: Path, project: Path, verb: str) -> dict:
+def _wire(bank: Path, project: Path, verb: str, real: bool = False) -> dict:
+    """`verb` through the CLI: a real process with `real`, else its entry point in this process."""
     extra = ["--agents", "claude,cursor,vscode,gemini"] if verb == "--install" else []
-    proc = run_cli("--root", str(bank), verb, *extra, "--project", str(project), "--json")
+    proc = (run_cli if real else cli_in_process)("--root", str(bank), verb, *extra, "--project", str(project), "--json")
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
@@ -38,13 +39,13 @@ def _wire(bank: Path, project: Path, verb: str) -> dict:
 def test_empty_configs_come_back_byte_identical_and_created_ones_go(tmp_path: Path) -> None:
     project, bank = _project(tmp_path, EMPTY)
     before = _files(project)
-    _wire(bank, project, "--install")
+    _wire(bank, project, "--install", real=True)
     merged = (project / ".mcp.json").read_text()
     assert merged.startswith('{"mcpServers": {"memorybank": ') and merged.endswith("}\n")  # inline into `{}`
     created = project / ".gemini" / "settings.json"
     assert json.loads(created.read_text())["mcpServers"]["memorybank"]["args"] == ["--root", "./memory_bank"]
     assert created.read_text().startswith('{\n  "mcpServers": {\n')
-    done = _wire(bank, project, "--uninstall")
+    done = _wire(bank, project, "--uninstall", real=True)
     actions = {f["path"]: f["action"] for f in done["files"]}
     assert actions == {**dict.fromkeys(EMPTY, "updated"), ".gemini/settings.json": "removed",
                        "CLAUDE.md": "removed"}

@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import git_repo, run_cli
+from conftest import cli_in_process, git_repo, run_cli
+from gitrepo import Repo
 
 from memorybank.adoption import BankPaths, adoption, bash_effects
 from memorybank.errors import BankError
@@ -34,9 +35,16 @@ def bash(command: str) -> tuple[str, dict]:
     return "Bash", {"command": command, "description": "run"}
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return git_repo(tmp_path_factory.mktemp("adoption") / "proj", {"memory_bank/README.md": "# Bank\n",
+                                                                   "src/app.py": "x\n"})
+
+
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    return git_repo(tmp_path / "proj", {"memory_bank/README.md": "# Bank\n", "src/app.py": "x\n"})
+def project(built: Path, tmp_path: Path) -> Path:
+    """A private copy (work tree and history) of the committed project: git runs once per module."""
+    return Repo(built, init=False).copy(tmp_path / "proj").path
 
 
 def write_jsonl(path: Path, records: list) -> Path:
@@ -126,6 +134,7 @@ def test_counts_are_exact(project, tmp_path):
 
 
 def test_cli_table_and_json(project, tmp_path):
+    # the one real process of --adoption; its other runs here go through the entry point in this process
     files = [str(p) for p in transcripts(project, tmp_path)]
     proc = run_cli("--root", str(project / "memory_bank"), "--adoption", *files)
     assert proc.returncode == 0, proc.stderr
@@ -136,7 +145,7 @@ def test_cli_table_and_json(project, tmp_path):
     assert len({len(line) for line in lines[:4]}) == 1  # aligned columns
     assert "reads through the server: 5/15 (33%); writes through the server: 3/11 (27%)" in proc.stdout
     assert "skipped: 4 lines, 1 tool call" in proc.stdout
-    data = json.loads(run_cli("--root", str(project / "memory_bank"), "--adoption", *files, "--json").stdout)
+    data = json.loads(cli_in_process("--root", str(project / "memory_bank"), "--adoption", *files, "--json").stdout)
     assert data["total"]["shell_writes"] == 8
 
 
@@ -162,11 +171,11 @@ def test_default_transcripts_come_from_the_claude_config_folder(project, tmp_pat
     folder = config / "projects" / str(project.resolve()).replace("/", "-").replace("_", "-").replace(".", "-")
     folder.mkdir(parents=True)
     write_jsonl(folder / "s.jsonl", [assistant("s", str(project), ("bank_route", {"question": "q"}))])
-    proc = run_cli("--root", str(project / "memory_bank"), "--adoption", "--json",
+    proc = cli_in_process("--root", str(project / "memory_bank"), "--adoption", "--json",
                    env={"CLAUDE_CONFIG_DIR": str(config)})
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["total"]["server_reads"] == 1
-    proc = run_cli("--root", str(project / "memory_bank"), "--adoption",
+    proc = cli_in_process("--root", str(project / "memory_bank"), "--adoption",
                    env={"CLAUDE_CONFIG_DIR": str(tmp_path / "none")})
     assert proc.returncode == 1 and "No transcripts given" in proc.stderr
 
@@ -174,7 +183,7 @@ def test_default_transcripts_come_from_the_claude_config_folder(project, tmp_pat
 def test_missing_file_is_refused(project, tmp_path):
     with pytest.raises(BankError, match="Cannot read transcript"):
         adoption(project / "memory_bank", [tmp_path / "nope.jsonl"])
-    proc = run_cli("--root", str(project / "memory_bank"), "--stats", str(tmp_path / "x.jsonl"))
+    proc = cli_in_process("--root", str(project / "memory_bank"), "--stats", str(tmp_path / "x.jsonl"))
     assert proc.returncode == 2 and "FILES are only for --adoption" in proc.stderr
 
 
@@ -289,14 +298,15 @@ def test_primed_prompts_and_the_pointers_read_after_them_are_counted(project, tm
 
 def test_adoption_cli_reports_the_primed_loop(project, tmp_path):
     files = [str(p) for p in primed_transcripts(project, tmp_path)]
-    proc = run_cli("--root", str(project / "memory_bank"), "--adoption", *files)
+    proc = cli_in_process("--root", str(project / "memory_bank"), "--adoption", *files)
     assert proc.returncode == 0, proc.stderr
     assert "primed prompts: 4; a pointed document read after 3 (75%): through the server 1, around it 2" \
         in proc.stdout.splitlines()
-    data = json.loads(run_cli("--root", str(project / "memory_bank"), "--adoption", *files, "--json").stdout)
+    data = json.loads(cli_in_process("--root", str(project / "memory_bank"), "--adoption", *files, "--json").stdout)
     assert data["primed"]["prompts"] == 4
 
 
 def test_a_transcript_without_priming_reports_no_primed_line(project, tmp_path):
-    proc = run_cli("--root", str(project / "memory_bank"), "--adoption", *map(str, transcripts(project, tmp_path)))
+    files = map(str, transcripts(project, tmp_path))
+    proc = cli_in_process("--root", str(project / "memory_bank"), "--adoption", *files)
     assert proc.returncode == 0 and "primed prompts" not in proc.stdout

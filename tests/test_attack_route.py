@@ -97,7 +97,7 @@ def test_hostile_titles_and_headings_reach_route_and_prime_bounded_and_on_one_li
     assert text.returncode == 0 and "\x1b" not in text.stdout and _plain(text.stdout.replace("\n", ""))
 
     prompt = "how is the image thumbnail sized for a bubble"
-    out = json.loads(run_cli("--root", root, "--prime", prompt, "--json").stdout)
+    out = json.loads(cli_in_process("--root", root, "--prime", prompt, "--json").stdout)  # real: test_prime
     assert {d["path"] for d in out["documents"]} & {"domain/big.md", "domain/evil.md"}
     _check_injection(out["text"])
     for item in out["documents"]:  # the pointer still opens the section it names

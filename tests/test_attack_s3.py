@@ -7,7 +7,9 @@ for the JSON face."""
 from __future__ import annotations
 
 import json
+import marshal
 import re
+import struct
 import unicodedata
 
 from conftest import cli_in_process, run_cli, write_bank
@@ -82,10 +84,76 @@ def test_a_cut_never_splits_a_letter_from_its_combining_mark_nor_halves_a_flag(t
         assert row["title"].endswith("…") and _whole_graphemes(row["title"], title), row
 
 
+_MARSHAL_FIXED = {"N": 0, "F": 0, "T": 0, "S": 0, ".": 0, "i": 4, "g": 8, "y": 16, "r": 4}
+
+
+def _marshal_parts(data: bytes, at: int = 0) -> tuple[int, list[int]]:
+    """Where the marshal object starting at `at` ends, and where each of its items starts (a tuple, list
+    or set's items; a dict's keys and values in turn): enough to name every region of a cache file."""
+    kind = chr(data[at] & 0x7F)  # the high bit marks an object later ones may refer back to
+    at += 1
+    if kind in _MARSHAL_FIXED:
+        return at + _MARSHAL_FIXED[kind], []
+    if kind == "l":
+        return at + 4 + 2 * abs(struct.unpack_from("<i", data, at)[0]), []
+    if kind in "stuaA":
+        return at + 4 + struct.unpack_from("<I", data, at)[0], []
+    if kind in "zZ":
+        return at + 1 + data[at], []
+    if kind in "([<>)":
+        count, at = (data[at], at + 1) if kind == ")" else (struct.unpack_from("<I", data, at)[0], at + 4)
+        starts = []
+        for _ in range(count):
+            starts.append(at)
+            at = _marshal_parts(data, at)[0]
+        return at, starts
+    if kind == "{":
+        starts = []
+        while data[at] != ord("0"):
+            starts.append(at)
+            at = _marshal_parts(data, at)[0]
+        return at + 1, starts
+    raise ValueError(f"marshal type {kind!r} not expected in a cache file")
+
+
+def _cache_regions(data: bytes) -> dict[str, tuple[int, int]]:
+    """Every region of a cache file by name, as `[start, end)` offsets: the header's length and each
+    header item, the body's CRC, and each part of the body (stamps, rows, dna texts, and every field of
+    each saved index state)."""
+    from memorybank import cache
+
+    at = len(cache.MAGIC)
+    size = int.from_bytes(data[at:at + 4], "little")
+    regions = {"header length": (at, at + 4)}
+    start = at + 4
+    end, items = _marshal_parts(data, start)
+    assert end == start + size
+    for n, (a, b) in enumerate(zip(items, [*items[1:], end])):
+        regions[f"header item {n}"] = (a, b)
+    regions["crc"] = (end, end + 4)
+    body = end + 4
+    end, parts = _marshal_parts(data, body)
+    assert end == len(data)
+    for name, a, b in zip(("stamps", "rows", "dna", "indexes"), parts, [*parts[1:], end]):
+        regions[name] = (a, b)
+    _, entries = _marshal_parts(data, parts[3])
+    for key_at, value_at in zip(entries[::2], entries[1::2]):
+        key = marshal.loads(data[key_at:])
+        value_end, (mark_at, state_at) = _marshal_parts(data, value_at)
+        regions[f"{key} mark"] = (mark_at, state_at)
+        state_end, fields = _marshal_parts(data, state_at)
+        for n, (a, b) in enumerate(zip(fields, [*fields[1:], state_end])):
+            regions[f"{key} field {n}"] = (a, b)
+    return regions
+
+
 def test_a_cache_file_with_one_flipped_bit_answers_as_a_fresh_build(tmp_path):
     """Repro before the fix: a bit flipped in the cache body still unmarshalled, so the next process
     answered from the damaged state: other scores or paths, or an internal error ('int' object has no
-    attribute 'rpartition') where a path had become a number. The body now carries a CRC-32."""
+    attribute 'rpartition') where a path had become a number. The body now carries a CRC-32.
+
+    One bit is flipped in the middle of every region of the file (the header's length and each of its
+    items, the CRC, the stamps, rows and dna texts, and every field of both saved index states)."""
     from memorybank import cache
 
     files = {f"domain/s{i}.md": f"---\ntitle: zebra {i}\npurpose: relay quota {i}\n---\n\n# S{i}\n\n"
@@ -98,12 +166,15 @@ def test_a_cache_file_with_one_flipped_bit_answers_as_a_fresh_build(tmp_path):
     path = cache.cache_file(str(root))
     assert path is not None
     data = open(path, "rb").read()
-    for at in range(len(cache.MAGIC), len(data), max(1, len(data) // 60)):
+    regions = _cache_regions(data)
+    assert {"route.index field 3", "search.index field 11"} <= set(regions), regions  # both states saved
+    for name, (start, end) in regions.items():
+        at = (start + end) // 2
         with open(path, "wb") as handle:
             handle.write(data[:at] + bytes([data[at] ^ 1]) + data[at + 1:])
         for ask, want in zip(asks, fresh):
             proc = cli_in_process("--root", str(root), *ask)
-            assert (proc.returncode, proc.stderr, proc.stdout) == (0, "", want), (at, ask, proc.stderr[-500:])
+            assert (proc.returncode, proc.stderr, proc.stdout) == (0, "", want), (name, at, ask, proc.stderr[-500:])
 
 
 def test_a_long_lived_index_past_the_slots_id_range_still_answers(tmp_path):

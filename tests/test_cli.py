@@ -36,7 +36,7 @@ def test_validate_clean_bank_exits_0(tmp_path):
     root = write_bank(tmp_path / "b", {"README.md": "[a](a.md)\n", "a.md": doc("A"),
                                        "dna/principles.md": doc("P"), "dna/README.md": "[p](principles.md)\n"})
     (root / "README.md").write_text("[a](a.md) [d](dna/README.md)\n")
-    proc = run_cli("--root", str(root), "--validate")
+    proc = cli_in_process("--root", str(root), "--validate")  # the real process: the planted findings above
     assert proc.returncode == 0, proc.stdout
     assert proc.stdout.strip() == "0 findings: 0 errors, 0 warnings"
 

@@ -24,7 +24,7 @@ def test_graph_json_is_exactly_the_capability_dict():
 
 def test_graph_formats():
     args = ("--root", str(FIXTURE), "--graph", "engineering/architecture.md", "--direction", "both")
-    text = run_cli(*args)
+    text = cli_in_process(*args)  # the graph's real process: the JSON face above
     assert text.returncode == 0 and text.stdout.startswith("engineering/architecture.md  (both, depth 2")
     mermaid = cli_in_process(*args, "--format", "mermaid")
     nodes, edges = parse_mermaid(mermaid.stdout)

@@ -17,10 +17,22 @@ QUESTIONS = ["how does sync work", "encryption keys", "why a custom parser inste
              "a — b — c", "ADR-20260831T134825Z"]
 
 
+@pytest.fixture(scope="module")
+def banks():
+    """One index per corpus, built on first use and shared by the tests (they only read)."""
+    built: dict = {}
+
+    def get(root):
+        if root not in built:
+            built[root] = Bank(root)
+        return built[root]
+    return get
+
+
 @pytest.mark.skipif(not BANKS, reason="shared corpora not present")
 @pytest.mark.parametrize("root", BANKS, ids=lambda p: p.parent.name)
-def test_route_and_search_never_crash_on_real_banks(root):
-    bank = Bank(root)
+def test_route_and_search_never_crash_on_real_banks(root, banks):
+    bank = banks(root)
     for question in QUESTIONS:
         routed = route(bank, question, limit=25)
         found = search(bank, question, limit=50)
@@ -34,9 +46,9 @@ def test_route_and_search_never_crash_on_real_banks(root):
 
 
 @pytest.mark.skipif(not BANKS, reason="shared corpora not present")
-def test_known_answers_on_real_banks():
-    by_name = {p.parent.name: Bank(p) for p in BANKS}
-    ebook, matrix = by_name["ebook_parser"], by_name["react-native-matrix"]
+def test_known_answers_on_real_banks(banks):
+    by_name = {p.parent.name: p for p in BANKS}
+    ebook, matrix = banks(by_name["ebook_parser"]), banks(by_name["react-native-matrix"])
     own_reader = "adr/ADR-20260831T134825Z-own-epub-reader.md"
     for question in ("why do we parse EPUB ourselves instead of using epubx?", "为什么不用 epubx，而是自己解析 EPUB？",
                      "почему свой парсер EPUB вместо epubx"):

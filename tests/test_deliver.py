@@ -239,7 +239,7 @@ def test_hand_edit_inside_our_block_is_refused_and_force_overwrites(project):
     result = deliver(Bank(root))
     assert result["refused"] == ["AGENTS.md"] and channel(result, "AGENTS.md")["action"] == "refused"
     assert path.read_text(encoding="utf-8") == edited
-    cli = run_cli("--root", str(root), "--deliver")
+    cli = cli_in_process("--root", str(root), "--deliver")
     assert cli.returncode == 1 and "refused" in cli.stdout
     assert path.read_text(encoding="utf-8") == edited
     result = deliver(Bank(root), force=True)
@@ -291,7 +291,7 @@ def test_removing_a_topics_last_recipe_removes_its_generated_files(project):
 def test_check_exits_zero_after_delivery_and_one_after_a_rules_do_changes(project):
     repo, root = project
     deliver(Bank(root))
-    ok = run_cli("--root", str(root), "--deliver", "--check")
+    ok = cli_in_process("--root", str(root), "--deliver", "--check")
     assert ok.returncode == 0, ok.stdout + ok.stderr
     top = expected_rank(Bank(root))[0]
     doc = root / top

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import subprocess
+import shutil
 from pathlib import Path
 
 import pytest
@@ -59,12 +59,12 @@ def repo(built, tmp_path) -> Repo:
 
 def cli(repo: Repo, *args: str, real: bool = False):
     """The command in the repository: through the CLI's entry point in this process, or a real process
-    (`real`: the first test's deliver and the two checks that fail a commit)."""
+    (`real`: the two checks that fail a commit)."""
     return (run_cli if real else cli_in_process)("--root", "memory_bank", *args, cwd=repo.path)
 
 
 def test_the_commit_that_changes_anchored_code_is_the_one_that_fails(repo):
-    assert cli(repo, "--deliver", real=True).returncode == 0
+    assert cli(repo, "--deliver").returncode == 0
     repo.commit("deliver", JAN)
     assert cli(repo, "--drift", "--check").returncode == 0
     assert cli(repo, "--deliver", "--check").returncode == 0
@@ -127,14 +127,14 @@ def test_drift_takes_files_like_bank_drift_inside_and_outside_git(repo, tmp_path
     data = json.loads(cli(repo, "--drift", "src/money.py", "src/other.py", "--json").stdout)
     assert data["mode"] == "reverse" and [d["path"] for d in data["documents"]] == ["rules/no-float-money.md"]
     plain = tmp_path / "plain"
-    subprocess.run(["cp", "-r", str(repo.path), str(plain)], check=True)
-    subprocess.run(["rm", "-rf", str(plain / ".git")], check=True)
+    shutil.copytree(repo.path, plain, symlinks=True)
+    shutil.rmtree(plain / ".git")
     out = cli_in_process("--root", "memory_bank", "--drift", "src/money.py", "--json", cwd=plain)
     assert out.returncode == 0 and [d["path"] for d in json.loads(out.stdout)["documents"]] == \
         ["rules/no-float-money.md"]
     refused = cli_in_process("--root", "memory_bank", "--drift", "--changed-since", "HEAD~1", cwd=plain)
     assert refused.returncode == 1 and "Pass the code files instead" in refused.stderr
-    changed = run_cli("--root", "memory_bank", "--changed", "HEAD~1", cwd=plain)
+    changed = cli_in_process("--root", "memory_bank", "--changed", "HEAD~1", cwd=plain)
     assert changed.returncode == 1 and "not inside a git repository" in changed.stderr
     assert "ISO date" in changed.stderr and "git init" in changed.stderr
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import FIXTURE, REPO, run_cli
+from conftest import FIXTURE, REPO, cli_in_process, run_cli
 from gitrepo import Repo
 
 from memorybank.bank import Bank
@@ -35,15 +35,21 @@ guard:
 """
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Repo:
-    repo = Repo(tmp_path / "project")
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Repo:
+    repo = Repo(tmp_path_factory.mktemp("guard") / "project")
     repo.write("memory_bank/rules/no-print.md", NO_PRINT)
     repo.write("src/old.py", "print('untouched and old')\n")
     repo.write("src/pkg/new.py", "import logging\n")
     repo.write("scripts/tool.py", "print('not under src')\n")
     repo.commit("base", DAY)
     return repo
+
+
+@pytest.fixture
+def repo(built: Repo, tmp_path: Path) -> Repo:
+    """A private copy (work tree and history) of the committed project: git runs once per module."""
+    return built.copy(tmp_path / "project")
 
 
 def test_guard_flags_exactly_the_changed_files_offending_lines_and_passes_when_fixed(repo):
@@ -112,7 +118,7 @@ def test_cli_guard_exit_codes_and_json(repo):
     clean = run_cli("--root", root, "--guard")
     assert clean.returncode == 0 and clean.stdout.startswith("passed: 0 files")
     repo.write("src/pkg/new.py", "print('x')\n")
-    dirty = run_cli("--root", root, "--guard", "--json")
+    dirty = cli_in_process("--root", root, "--guard", "--json")
     assert dirty.returncode == 1
     assert json.loads(dirty.stdout)["violations"][0]["line"] == 1
 
@@ -133,9 +139,11 @@ def test_pre_commit_hooks_run_as_declared(tmp_path):
     repo.commit("init", DAY)
 
     def run(hook: str, *files: str):
+        # the guard as a real process, as pre-commit runs it; the other entries' real processes run in
+        # test_readme_precommit, here their entry point in this process
         command, *args = shlex.split(hooks[hook]["entry"])
         assert command == "mcp-memorybank"
-        return run_cli(*args, *files, cwd=repo.path)
+        return (run_cli if hook == "memorybank-guard" else cli_in_process)(*args, *files, cwd=repo.path)
 
     assert run("memorybank-validate").returncode == 1  # the fixture bank plants errors
     assert run("memorybank-deliver-check").returncode == 1

@@ -14,15 +14,23 @@ from pathlib import Path
 
 import pytest
 from conftest import GIT_ENV, doc, git, git_repo, hook_in_process
+from gitrepo import Repo
 
 HOOK = str(Path(sys.executable).parent / "mcp-memorybank-hook")
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return git_repo(tmp_path_factory.mktemp("hook") / "proj", {"src/app.py": "print('hi')\n",
+                                                               "memory_bank/README.md": "# Bank\n",
+                                                               "memory_bank/domain/money.md": doc("Money")})
+
+
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """A committed project with a small bank at memory_bank/."""
-    return git_repo(tmp_path / "proj", {"src/app.py": "print('hi')\n", "memory_bank/README.md": "# Bank\n",
-                                        "memory_bank/domain/money.md": doc("Money")})
+def project(built: Path, tmp_path: Path) -> Path:
+    """A committed project with a small bank at memory_bank/: a private copy (work tree and history) of
+    one built per module."""
+    return Repo(built, init=False).copy(tmp_path / "proj").path
 
 
 def stop(cwd: Path, tmp_path: Path, session: str = "s-1", active: bool = False, stdin: str | None = None,
@@ -58,7 +66,7 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 
 def test_clean_tree_is_silent(project, tmp_path):
-    proc = stop(project, tmp_path, real=True)
+    proc = stop(project, tmp_path)  # the Stop hook's real process: the dirty tree and the internal error below
     assert proc.stdout == "" and proc.stderr == ""
 
 

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import yaml
-from conftest import run_cli
+from conftest import cli_in_process, run_cli
 
 from memorybank.bank import Bank
 from memorybank.importer import import_instructions
@@ -88,7 +88,7 @@ def test_import_through_the_cli_dry_run_then_write(tmp_path: Path) -> None:
     dry = run_cli("--root", str(bank), "--import", "--dry-run", "--json")
     assert dry.returncode == 0, dry.stderr
     assert json.loads(dry.stdout)["dry_run"] is True and not list((bank / "_inbox").glob("import-*"))
-    done = run_cli("--root", str(bank), "--import")
+    done = cli_in_process("--root", str(bank), "--import")
     assert done.returncode == 0, done.stderr
     assert "filed: 11 notes from 10 files" in done.stdout and len(list((bank / "_inbox").glob("import-*"))) == 11
 

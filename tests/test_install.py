@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from conftest import cli_in_process, fail_write_temp, git_repo, run_cli
+from gitrepo import Repo
 
 from memorybank.errors import BankError
 from memorybank.install import BEGIN, END, install_hook
@@ -22,9 +23,16 @@ START = {"hooks": [{"type": "command", "command": "mcp-memorybank-hook session-s
 OURS = {"Stop": [STOP], "UserPromptSubmit": [PRIME], "SessionStart": [START]}
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return git_repo(tmp_path_factory.mktemp("install") / "proj", {"memory_bank/README.md": "# Bank\n",
+                                                                  "src/app.py": "x = 1\n"})
+
+
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    return git_repo(tmp_path / "proj", {"memory_bank/README.md": "# Bank\n", "src/app.py": "x = 1\n"})
+def project(built: Path, tmp_path: Path) -> Path:
+    """A private copy (work tree and history) of the committed project: git runs once per module."""
+    return Repo(built, init=False).copy(tmp_path / "proj").path
 
 
 def files_of(project: Path) -> dict[str, bytes]:
@@ -117,7 +125,7 @@ def test_invalid_json_is_refused_and_nothing_is_written(project, broken):
     target.parent.mkdir(exist_ok=True)
     target.write_text('{"mcpServers": {,}')
     before = files_of(project)
-    proc = run_cli("--root", str(project / "memory_bank"), "--install-hook")
+    proc = cli_in_process("--root", str(project / "memory_bank"), "--install-hook")
     assert proc.returncode == 1
     assert proc.stderr.startswith(f"mcp-memorybank: Refusing to touch {broken}: it is not valid JSON")
     assert files_of(project) == before

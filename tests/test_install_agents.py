@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import cli_in_process, run_cli
 from test_deliver import build
 
 from memorybank.bank import Bank
@@ -54,7 +54,8 @@ def test_install_then_deliver_then_uninstall_leaves_the_project_byte_identical(t
     before = _snapshot(project)
     done = run_cli("--root", str(bank), "--install", "--agents", "claude,cursor,vscode,gemini")
     assert done.returncode == 0, done.stderr
-    assert run_cli("--root", str(bank), "--deliver", "--targets", ALL_TARGETS).returncode == 0
+    # install and uninstall as real processes; deliver's real process runs in test_deliver
+    assert cli_in_process("--root", str(bank), "--deliver", "--targets", ALL_TARGETS).returncode == 0
     vscode = json.loads((project / ".vscode/mcp.json").read_text())
     assert vscode["servers"]["memorybank"] == {"type": "stdio", "command": "mcp-memorybank",
                                                "args": ["--root", "${workspaceFolder}/memory_bank"]}
@@ -105,7 +106,7 @@ def test_install_refuses_unknown_agent_and_writes_nothing(tmp_path: Path) -> Non
     with pytest.raises(BankError, match="Unknown agent: emacs"):
         install(bank, agents="claude,emacs")
     assert _snapshot(project) == before
-    out = run_cli("--root", str(bank), "--install", "--agents", "emacs")
+    out = cli_in_process("--root", str(bank), "--install", "--agents", "emacs")
     assert out.returncode == 2 and "Choose from claude" in out.stderr  # not an allowed value: a usage error
 
 

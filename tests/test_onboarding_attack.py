@@ -92,8 +92,9 @@ def snapshot(folder: Path) -> dict[str, object]:
 def mb(top: Path, *args: str, real: bool = False) -> subprocess.CompletedProcess[str]:
     """The command on the project's bank: through the CLI's entry point in this process, or a real process.
 
-    The install-deliver-uninstall round trip below runs every command as a real process; the other
-    attacks are variants of those commands on other files and need no process start of their own.
+    The install-deliver-uninstall round trip below runs each command once as a real process (its repeats
+    and the check in this one); the other attacks are variants of those commands on other files and
+    need no process start of their own.
     """
     run = run_cli if real else cli_in_process
     return run(*args[:1], "--root", str(top / "memory_bank"), *args[1:], cwd=top)
@@ -180,16 +181,16 @@ def test_install_and_deliver_twice_then_uninstall_twice_leave_odd_user_files_byt
              ".clinerules/team.md": "# Team\nUse tabs.\n"}
     top = project(tmp_path / "proj", files, repo=False)
     before = snapshot(top)
-    for _ in range(2):
-        assert mb(top, "install", "--agents", AGENTS, real=True).returncode == 0
-        assert mb(top, "deliver", "--targets", TARGETS, real=True).returncode == 0
+    for again in (False, True):
+        assert mb(top, "install", "--agents", AGENTS, real=not again).returncode == 0
+        assert mb(top, "deliver", "--targets", TARGETS, real=not again).returncode == 0
     installed = snapshot(top)
     assert installed != before
-    assert mb(top, "deliver", "--targets", TARGETS, "--check", real=True).returncode == 0
+    assert mb(top, "deliver", "--targets", TARGETS, "--check").returncode == 0
     first = mb(top, "uninstall", "--json", real=True)
     assert first.returncode == 0, first.stderr
     assert snapshot(top) == before
-    second = json.loads(mb(top, "uninstall", "--json", real=True).stdout)
+    second = json.loads(mb(top, "uninstall", "--json").stdout)
     assert second["files"] == [] and second["folders"] == []
 
 

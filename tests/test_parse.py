@@ -108,14 +108,14 @@ def test_frontmatter_that_is_not_a_mapping_is_an_error():
 def test_self_referencing_or_exploding_aliases_read_leniently_and_never_hang(tmp_path, header, reason):
     # A hypothesis run found `k: &x [1, *x]`: the header loaded as a list containing itself and
     # `--read --json` died with RecursionError; a billion-laughs header would expand without end.
-    from conftest import run_cli
+    from conftest import cli_in_process
 
     root = tmp_path / "bank"
     (root / "notes").mkdir(parents=True)
     (root / "notes/x.md").write_text(f"---\ntitle: X\n{header}\n---\n# X\n\nBody.\n", encoding="utf-8")
     doc = parse_document("notes/x.md", (root / "notes/x.md").read_bytes())
     assert reason in doc.parse_error and doc.title == "X"
-    proc = run_cli("--root", str(root), "--read", "notes/x.md", "--json")
+    proc = cli_in_process("--root", str(root), "--read", "notes/x.md", "--json")
     assert proc.returncode == 0 and json.loads(proc.stdout)["content"].startswith("# X")
 
 

@@ -19,7 +19,7 @@ LINE = st.one_of(
 )
 
 
-@settings(max_examples=600 if heavy() else 150, deadline=None)  # a fresh sample every run
+@settings(max_examples=600 if heavy() else 80, deadline=None)  # a fresh sample every run
 @given(st.lists(LINE, max_size=8))
 def test_fast_path_agrees_with_yaml(lines):
     key_lines: dict[str, int] = {}

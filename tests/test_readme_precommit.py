@@ -5,7 +5,7 @@ from __future__ import annotations
 import shlex
 
 import yaml
-from conftest import REPO, run_cli
+from conftest import REPO, cli_in_process, run_cli
 from gitrepo import Repo
 
 OLD = "2025-01-02T10:00:00Z"
@@ -46,14 +46,15 @@ def test_the_readme_commands_are_the_hooks_and_pass_then_catch_a_bad_commit(tmp_
                                         "- [No float money](rules/no-float-money.md)\n")
     repo.write("memory_bank/rules/no-float-money.md", RULE)
     repo.write("src/money.py", "CENTS = 100\n")
-    assert run_cli("--deliver", cwd=repo.path).returncode == 0
+    assert cli_in_process("--deliver", cwd=repo.path).returncode == 0
     repo.commit("base", OLD)
-    for command in commands:  # a clean tree passes every hook
-        out = run_cli(*command[1:], cwd=repo.path)
+    for command in commands:  # a clean tree passes every hook (in-process; the failing run below is real)
+        out = cli_in_process(*command[1:], cwd=repo.path)
         assert out.returncode == 0, (command, out.stdout, out.stderr)
 
     repo.write("src/money.py", "CENTS = 100\nprice = float(amount)\n")
     repo.git("add", "src/money.py")  # the commit being made changes anchored code and breaks the guard
+    # each hook as pre-commit runs it: a real process whose exit code stops the commit
     results = {" ".join(c[1:]): run_cli(*c[1:], cwd=repo.path).returncode for c in commands}
     assert results == {"--validate": 0, "--deliver --check": 1, "--drift --check": 1, "--guard --staged": 1,
                        "--guard --staged --changed-lines": 1}

@@ -18,13 +18,15 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import heavy, run_cli
 from mcpkit import Session, Snapshot
-from writekit import make_bank
+from writekit import make_bank, tree_hash
+
+from memorybank.writers.files import LOCK_NAME
 
 ENTRIES = 100
-WRITES = 20  # server calls; the CLI adds its own alongside
-CLI_WRITES = 2
+WRITES = 20 if heavy() else 12  # server calls; the CLI adds its own alongside (`--slow`: more of both)
+CLI_WRITES = 2 if heavy() else 1
 REFUSED = ("changed on disk since it was read", "kept changing while it was read", "is empty on disk")
 
 EDITOR = r'''
@@ -99,7 +101,11 @@ def server(tmp_path_factory):
     """One server for both save styles (a start costs a second of CPU); each gets the bank back as built."""
     bank = make_bank(tmp_path_factory.mktemp("editing") / "bank")
     (bank.root / "adr/README.md").write_text(_index())
+    before = tree_hash(bank.root)
     session = Session(bank.root)
+    session.ok("bank_read", {"path": "adr/README.md"})
+    # a start on a clean bank repairs nothing, so it takes no lock and creates no file
+    assert not (bank.root / LOCK_NAME).exists() and tree_hash(bank.root) == before
     session.bank, session.snapshot = bank, Snapshot(bank.root)
     yield session
     session.close()

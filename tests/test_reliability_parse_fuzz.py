@@ -105,20 +105,20 @@ def check_doc(doc: Doc, path: str, data: bytes) -> None:
     assert [getattr(again, f.name) for f in fields(Doc)] == [getattr(doc, f.name) for f in fields(Doc)]
 
 
-@examples(300)
+@examples(150)
 @given(path=PATHS, data=st.binary(max_size=3000))
 def test_parse_document_takes_any_bytes(path, data):
     check_doc(parse_document(path, data), path, data)
 
 
-@examples(150)
+@examples(80)
 @given(path=PATHS, text=documents())
 def test_parse_document_takes_any_markdown_and_yaml(path, text):
     data = text.encode("utf-8", errors="surrogatepass")
     check_doc(parse_document(path, data), path, data)
 
 
-@examples(100)
+@examples(60)
 @given(text=st.one_of(documents(), st.text(TRICKY, max_size=300)))
 def test_split_and_lenient_frontmatter_never_raise(text):
     lines = text.split("\n")
@@ -133,7 +133,7 @@ def test_split_and_lenient_frontmatter_never_raise(text):
             assert all(isinstance(v, (str, dict)) for v in value)
 
 
-@examples(150)
+@examples(80)
 @given(text=st.one_of(documents(), st.text(TRICKY, max_size=300)), first=st.integers(1, 50))
 def test_scan_text_reports_headings_and_fences_inside_the_text(text, first):
     headings, fences = scan_text(text, first)
@@ -149,7 +149,7 @@ def test_scan_text_reports_headings_and_fences_inside_the_text(text, first):
     assert [(lv, t, i + first) for lv, t, i in scan_headings(lines)] == headings
 
 
-@examples(200)
+@examples(100)
 @given(titles=st.lists(st.one_of(st.sampled_from(["Context", "Decision", "Decision log", "Notes", "Déjà vu", "",
                                                   "A/B", "context"]), st.text(TRICKY, max_size=12)), max_size=6),
        request=st.one_of(st.sampled_from(["Context", "decision", "déjà", "", " ", "##", "Notes "]),

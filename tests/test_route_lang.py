@@ -19,7 +19,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import doc, run_cli, write_bank
+from conftest import cli_in_process, doc, write_bank
 
 from memorybank.bank import Bank
 from memorybank.lang import build_lexicon
@@ -80,8 +80,8 @@ def test_a_word_every_page_uses_does_not_let_a_heading_title_outrank_the_prose(t
     bank = Bank(write_bank(tmp_path / "b", PLAIN))
     # "project" is in the H1 of projectbrief.md and in every body; "clap" is in one body only
     assert top(bank, "which project parses arguments with clap") == "techContext.md"
-    # through the real CLI as well
-    out = run_cli("--root", str(tmp_path / "b"), "--route", "Для чего в проекте нужен clap?", "--json")
+    # through the CLI as well (its entry point; the route's real process runs in test_attack_route)
+    out = cli_in_process("--root", str(tmp_path / "b"), "--route", "Для чего в проекте нужен clap?", "--json")
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["results"][0]["path"] == "techContext.md"
 

@@ -4,7 +4,7 @@ yield to the project's documents unless the question is about the bank; the prun
 import json
 
 import pytest
-from conftest import doc, run_cli, write_bank
+from conftest import cli_in_process, doc, run_cli, write_bank
 
 import memorybank.route as route_module
 from memorybank.bank import Bank
@@ -83,7 +83,7 @@ def test_an_adopted_plain_bank_routes_a_project_question_to_the_project_through_
         "progress.md": "# Progress\n\nThe core features work.\n\n## Next\n\n- A new backup directory structure: "
                        "group backups per artist instead of one flat directory.\n",
     })
-    done = run_cli("--root", str(root), "--adopt", "--write")
+    done = cli_in_process("--root", str(root), "--adopt", "--write")  # the route below is the real process
     assert done.returncode == 0, done.stderr
     assert (root / "dna").is_dir()
     routed = run_cli("--root", str(root), "--route", "planned change to how backup folders are organised", "--json")

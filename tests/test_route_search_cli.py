@@ -56,7 +56,7 @@ def test_no_match_prints_the_hint_and_exits_0():
 
 
 def test_refusals_go_to_stderr_with_exit_1():
-    proc = run_cli("--root", str(FIXTURE), "--route", "x", "--layer", "archive")
+    proc = cli_in_process("--root", str(FIXTURE), "--route", "x", "--layer", "archive")
     assert proc.returncode == 2 and "Unknown layer" in proc.stderr and proc.stdout == ""  # not an allowed value
     proc = cli_in_process("--root", str(FIXTURE), "--search", "")
     assert proc.returncode == 1 and "Query is empty" in proc.stderr

@@ -51,14 +51,15 @@ def project(tmp_path: Path, rule: str) -> Repo:
 
 def cli(repo: Repo, *args: str, real: bool = False):
     """The command in the repository: through the CLI's entry point in this process, or a real process
-    (`real`: the first test's validate, deliver and guard, and the check that fails a commit)."""
+    (`real`: the check that fails a commit; validate's, deliver's and guard's real processes run in
+    test_cli, test_deliver and test_guard)."""
     return (run_cli if real else cli_in_process)("--root", "memory_bank", *args, cwd=repo.path)
 
 
 def test_validate_deliver_and_guard_name_every_flaw_of_an_incomplete_active_rule(tmp_path):
     repo = project(tmp_path, BROKEN)
     repo.commit("base", DAY1)
-    checked = cli(repo, "--validate", "--json", "--rule", "incomplete-rule", real=True)
+    checked = cli(repo, "--validate", "--json", "--rule", "incomplete-rule")
     assert checked.returncode == 1
     messages = [f["message"] for f in json.loads(checked.stdout)["findings"]]
     assert len(messages) == 3, messages
@@ -66,12 +67,12 @@ def test_validate_deliver_and_guard_name_every_flaw_of_an_incomplete_active_rule
     assert any("`priority` must be a whole number 1–5, not 'high'" in m for m in messages)
     assert any("guard check 1 cannot run: bad regex '('" in m for m in messages)
 
-    delivered = cli(repo, "--deliver", real=True)
+    delivered = cli(repo, "--deliver")
     assert delivered.returncode == 0
     assert "withheld rules/money.md (rule, incomplete-rule: no `do`; `priority`" in delivered.stdout
     assert "warning: every rule and recipe is withheld (1)" in delivered.stdout
 
-    guarded = cli(repo, "--guard", "src/pay.py", "--json", real=True)
+    guarded = cli(repo, "--guard", "src/pay.py", "--json")
     assert guarded.returncode == 1
     bad = json.loads(guarded.stdout)["violations"]
     assert {v["severity"] for v in bad} == {"error"}

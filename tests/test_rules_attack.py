@@ -151,9 +151,9 @@ def test_install_hook_off_path_writes_hooks_that_can_run(tmp_path):
     ran = subprocess.run(commands["Stop"], shell=True, input=json.dumps(event), capture_output=True, text=True,
                          cwd=repo.path, env=env, timeout=30)
     assert json.loads(ran.stdout)["decision"] == "block", ran.stderr
-    again = run_cli("--root", "memory_bank", "--install-hook", "--json", cwd=repo.path, env=off_path)
+    again = cli_in_process("--root", "memory_bank", "--install-hook", "--json", cwd=repo.path, env=off_path)
     assert [f["action"] for f in json.loads(again.stdout)["files"]] == ["unchanged"] * 3
-    gone = run_cli("--root", "memory_bank", "--uninstall", cwd=repo.path, env=off_path)
+    gone = cli_in_process("--root", "memory_bank", "--uninstall", cwd=repo.path, env=off_path)
     assert gone.returncode == 0, gone.stderr
     assert not (repo.path / ".claude/settings.json").exists()  # the absolute-path hooks were ours too
 

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import yaml
-from conftest import run_cli
+from conftest import cli_in_process, run_cli
 from test_deliver import build
 
 from memorybank.bank import Bank
@@ -50,12 +50,12 @@ def test_each_new_target_writes_its_tools_files(tmp_path: Path) -> None:
 def test_new_targets_check_passes_after_delivery_and_catches_hand_edits(tmp_path: Path) -> None:
     repo, bank = build(tmp_path)
     assert run_cli("--root", str(bank), "--deliver", "--targets", NEW).returncode == 0
-    assert run_cli("--root", str(bank), "--deliver", "--targets", NEW, "--check").returncode == 0
+    assert cli_in_process("--root", str(bank), "--deliver", "--targets", NEW, "--check").returncode == 0
     kiro = repo.path / ".kiro/steering/memorybank-api.md"
     kiro.write_text(kiro.read_text().replace("Follow the api pattern", "Follow MY pattern"))
     gemini = repo.path / "GEMINI.md"
     gemini.write_text(gemini.read_text().replace("### Project rules", "### Project rules (edited)"))
-    check = run_cli("--root", str(bank), "--deliver", "--targets", NEW, "--check", "--json")
+    check = cli_in_process("--root", str(bank), "--deliver", "--targets", NEW, "--check", "--json")
     assert check.returncode == 1
     assert {".kiro/steering/memorybank-api.md", "GEMINI.md"} <= set(json.loads(check.stdout)["stale"])
     again = deliver(Bank(bank), targets=NEW)

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import cli_in_process, run_cli
 from gitrepo import Repo
 
 from memorybank import cache
@@ -185,13 +185,13 @@ def test_document_times_are_saved_with_the_parse_cache_and_redone_when_head_move
 
 def test_changed_accepts_time_words_and_refuses_a_bad_expression_writing_nothing(built: Repo, tmp_path: Path) -> None:
     root = built.path / B
-    proc = run_cli("--root", str(root), "--changed", "last week", "--json", env=ENV)
+    proc = cli_in_process("--root", str(root), "--changed", "last week", "--json", env=ENV)
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
     assert [c["path"] for c in result["changes"]] == ["adr/ADR-005-cache-events.md", "domain/invoices.md"]
     assert result["window"] == {"words": "last week", "since": "2026-11-23", "until": "2026-11-29"}
     before = tree(built.path)
-    bad = run_cli("changed", "last fortnight", "--root", str(root), env=ENV)
+    bad = cli_in_process("changed", "last fortnight", "--root", str(root), env=ENV)
     assert bad.returncode == 1 and "last week" in bad.stderr and "HEAD~5" in bad.stderr
     assert tree(built.path) == before
 

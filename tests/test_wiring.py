@@ -41,8 +41,8 @@ def test_install_hook_without_the_command_on_path_writes_its_absolute_path(tmp_p
     assert os.access(entry["command"], os.X_OK)
     assert "mcp-memorybank is not on PATH; .mcp.json runs it by its absolute path" in out.stdout
     on_path = git_repo(tmp_path / "repo2", {"memory_bank/README.md": "# Bank\n"})
-    run_cli("--root", "memory_bank", "--install-hook", cwd=on_path,
-            env={"PATH": str(Path(sys.executable).parent) + ":" + NO_TOOLS_PATH})
+    cli_in_process("--root", "memory_bank", "--install-hook", cwd=on_path,
+                   env={"PATH": str(Path(sys.executable).parent) + ":" + NO_TOOLS_PATH})
     assert json.loads((on_path / ".mcp.json").read_text())["mcpServers"]["memorybank"]["command"] == "mcp-memorybank"
 
 
@@ -115,7 +115,7 @@ def test_the_walk_skips_virtualenvs_and_warns_when_the_root_is_a_project(tmp_pat
     (project / "docs").mkdir()
     (project / "docs" / "guide.md").write_text(doc("Guide"))
     (project / "pyproject.toml").write_text("[project]\nname = 'app'\n")
-    stats = json.loads(run_cli("--root", ".", "--stats", "--json", cwd=project).stdout)
+    stats = json.loads(cli_in_process("--root", ".", "--stats", "--json", cwd=project).stdout)
     assert stats["documents"] == 1
     git_repo(project, {".gitignore": "build/\n", "build/out/api.md": "# generated\n"})
     (project / "build/out/api.md").write_text("# generated\n")

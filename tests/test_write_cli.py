@@ -13,7 +13,7 @@ from memorybank.writers import create, init
 
 def test_cli_writer_flags_end_to_end(tmp_path):
     root = str(tmp_path / "memory_bank")
-    proc = run_cli("--root", root, "--init", "Demo")
+    proc = cli_in_process("--root", root, "--init", "Demo")  # the writers' real process: the create below
     assert proc.returncode == 0 and proc.stdout.startswith("done: name Demo")
     assert "# Demo memory bank" in (tmp_path / "memory_bank" / "README.md").read_text()
 

@@ -28,7 +28,7 @@ and prose that claims a rule lives in a missing file (`defined in x.md`).
 Half the document picks go to documents the example itself created or promoted, where interactions
 hide (an edge to a note, then the note's discard).
 
-Speed: the normal run does 120 examples of up to 4 steps (1,000 under `--slow`). Each seed is built once; every example
+Speed: the normal run does 50 examples of up to 4 steps (1,000 under `--slow`). Each seed is built once; every example
 restores the working copy in place (only files the last example changed are rewritten) and keeps
 one `Bank` object, which re-derives from the files like any long-running server. Inputs come from
 pre-built pools, so each is one hypothesis choice. `--slow` also runs 20,000 examples of up to 12 steps
@@ -593,7 +593,7 @@ class FreshWriters(Writers):
 
 # The normal run draws a fresh sample each time (not derandomized) and replays failures from the example
 # database, so many quick runs add up; `--slow` runs the 1,000-example sweep and the heavy variant.
-_FAST = settings(max_examples=1000 if heavy() else 120, stateful_step_count=4, deadline=None, derandomize=False,
+_FAST = settings(max_examples=1000 if heavy() else 50, stateful_step_count=4, deadline=None, derandomize=False,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large])
 _HEAVY = settings(_FAST, max_examples=20_000, stateful_step_count=12)
 

@@ -178,7 +178,7 @@ alert | алерт | 告警, 警报
 incident | инцидент | 事故
 backup | бэкап, бекап, резервн | 备份
 restore, recovery | восстанов | 恢复
-failure, fail | сбой, сбоя, сбое, сбоев, отказ | 故障, 失败
+failure, fail | сбой, сбоя, сбое, сбоев, сбои, сбоям, сбоями, сбоях, отказ | 故障, 失败
 collect, collection | сбор | 收集
 retry | повтор | 重试
 timeout | таймаут | 超时
@@ -376,7 +376,7 @@ finding | наход | 发现
 warning | предупрежд | 警告
 severity | серьезн, критичн | 严重性, 严重程度
 register, registration, registry | реестр, регистрац | 注册, 登记
-layer | слой, слоя, слое | 层, 层级
+layer | слой, слоя, слое, слои, слоев, слоям, слоями, слоях | 层, 层级
 level, tier | уров | 级别, 等级
 excerpt, snippet, fragment | фрагмент, отрывок | 片段, 摘录
 summary | резюме, сводк | 摘要, 总结

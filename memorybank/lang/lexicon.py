@@ -19,12 +19,17 @@ distinct vocabulary (`build_lexicon` is cached on the vocabulary rows).
 from __future__ import annotations
 
 import functools
+import hashlib
+import marshal
+import os
+import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from . import chinese, english, russian
 from .dictionary import ROWS
-from .tokens import WORD, is_compound, is_cyrillic, normalize, scan, split_compound, split_scripts
+from .tokens import WORD, is_compound, is_cyrillic, normalize, scan, split_compound, split_scripts, version
 from .vocabulary import VocabularyRow
 
 STOPWORDS = english.STOPWORDS | russian.STOPWORDS | chinese.STOPWORDS
@@ -34,6 +39,9 @@ MIN_PREFIXED_STEM = 4  # letters of a dictionary stem found behind a stripped ve
 _MEMO_LIMIT = 200_000  # per-lexicon memo tables are cleared when they reach this many entries
 _WORD_ASCII = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _ASCII_SEPARATORS = str.maketrans({chr(i): " " for i in range(128) if chr(i) not in _WORD_ASCII})
+# a text holding a version number keeps its dots, so `0.1.0` stays one token (`tokens.version`)
+_ASCII_SEPARATORS_DOTTED = str.maketrans({chr(i): " " for i in range(128) if chr(i) not in _WORD_ASCII | {"."}})
+_DOTTED = re.compile(r"\d\.\d")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,66 +106,131 @@ def _english_terms(items: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, 
     return tuple(dict.fromkeys(every)), tuple(dict.fromkeys(single))
 
 
+Table = dict[str, tuple[str, ...]]
+
+
+class _Tables(NamedTuple):
+    """The merged dictionary as lookup tables: canonical forms, cross-language links, groups of synonyms."""
+
+    ru_canon: dict[str, str]  # Russian stem → its row's canonical stem
+    zh_canon: dict[str, str]  # Chinese word → its row's canonical word
+    ru_en: Table  # canonical stem → English terms of its rows
+    zh_en: Table
+    zh_group: Table  # canonical word → every word it stands for
+    en_ru: Table  # single-word English term → canonical stems
+    en_zh: Table
+    ru_group: Table  # canonical stem → every stem it stands for (filled by `grouped`)
+
+    def add(self, every: tuple[str, ...], single: tuple[str, ...], ru: tuple[str, ...], zh: tuple[str, ...]) -> None:
+        """Merge one row; a row sharing a stem or word with an earlier one joins that row's concept."""
+        if ru:
+            ru_canon = self.ru_canon
+            canon = next((ru_canon[s] for s in ru if s in ru_canon), ru[0])
+            for stem in ru:
+                ru_canon.setdefault(stem, canon)
+            _merge(self.ru_en, canon, every)
+            for term in single:
+                _merge(self.en_ru, term, (canon,))
+        if zh:
+            zh_canon = self.zh_canon
+            canon = next((zh_canon[w] for w in zh if w in zh_canon), zh[0])
+            for word in zh:
+                zh_canon.setdefault(word, canon)
+                _merge(self.zh_group, zh_canon[word], (word,))
+            _merge(self.zh_en, canon, every)
+            for term in single:
+                _merge(self.en_zh, term, (canon,))
+
+    def grouped(self) -> _Tables:
+        ru_group: dict[str, list[str]] = {}
+        for stem, canon in self.ru_canon.items():
+            ru_group.setdefault(canon, []).append(stem)
+        return self._replace(ru_group={k: tuple(v) for k, v in ru_group.items()})
+
+
+def _merge(table: Table, key: str, items: tuple[str, ...]) -> None:
+    """`items` appended to `table[key]` (created empty first), each once, in first-seen order."""
+    old = table.get(key)
+    table[key] = tuple(dict.fromkeys((*old, *items))) if old else tuple(dict.fromkeys(items))
+
+
+def build_builtin_tables() -> _Tables:
+    """The built-in dictionary's tables, built from the sources (rows, stemmer, stopwords)."""
+    tables = _Tables({}, {}, {}, {}, {}, {}, {}, {})
+    for en_items, ru, zh in builtin_rows():
+        tables.add(*_english_terms(en_items), ru, zh)
+    return tables.grouped()
+
+
+DATA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lexicon.marshal")
+DATA_FORMAT = 1
+
+
+def sources_mark() -> str:
+    """A hash of every source file in `lang/` (the saved data excepted): saved tables built from other
+    sources are not used. Reading the few files costs well under a millisecond."""
+    folder = os.path.dirname(DATA_FILE)
+    digest = hashlib.sha256()
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if name == os.path.basename(DATA_FILE) or name.startswith(".") or not os.path.isfile(path):
+            continue
+        with open(path, "rb") as handle:
+            digest.update(name.encode("utf-8", "surrogateescape") + b"\0" + handle.read() + b"\0")
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def builtin_tables() -> _Tables:
+    """The built-in tables: from `lexicon.marshal` when it was saved from these very sources, else built.
+
+    Regenerate the file after changing a word list, the stemmer or this module:
+    `python -m memorybank.lang.regenerate` (a test fails while it is stale; a stale file is never used).
+    """
+    try:
+        with open(DATA_FILE, "rb") as handle:
+            form, mark, tables = marshal.loads(handle.read())
+        if form == DATA_FORMAT and mark == sources_mark() and len(tables) == len(_Tables._fields):
+            return _Tables(*tables)
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    return build_builtin_tables()
+
+
+def write_builtin_tables(path: str = DATA_FILE) -> None:
+    """Save the tables built from the sources to `path` (atomically), marked with the sources' hash."""
+    data = marshal.dumps((DATA_FORMAT, sources_mark(), tuple(build_builtin_tables())))
+    temp = path + ".tmp"
+    with open(temp, "wb") as handle:
+        handle.write(data)
+    os.replace(temp, path)
+
+
 class Lexicon:
     """Built-in dictionary merged with a bank's vocabulary rows; turns text into terms and concepts."""
 
     def __init__(self, vocabulary: tuple[VocabularyRow, ...] = ()) -> None:
-        ru_canon: dict[str, str] = {}
-        zh_canon: dict[str, str] = {}
-        ru_en: dict[str, dict[str, None]] = {}
-        zh_en: dict[str, dict[str, None]] = {}
-        zh_group: dict[str, dict[str, None]] = {}
-        en_ru: dict[str, dict[str, None]] = {}
-        en_zh: dict[str, dict[str, None]] = {}
-
-        def add(every: tuple[str, ...], single: tuple[str, ...], ru: tuple[str, ...], zh: tuple[str, ...]) -> None:
-            if ru:
-                canon = next((ru_canon[s] for s in ru if s in ru_canon), ru[0])
-                for stem in ru:
-                    ru_canon.setdefault(stem, canon)
-                bucket = ru_en.setdefault(canon, {})
-                bucket.update(dict.fromkeys(every))
-                for term in single:
-                    en_ru.setdefault(term, {})[canon] = None
-            if zh:
-                canon = next((zh_canon[w] for w in zh if w in zh_canon), zh[0])
-                for word in zh:
-                    zh_canon.setdefault(word, canon)
-                    zh_group.setdefault(zh_canon[word], {})[word] = None
-                bucket = zh_en.setdefault(canon, {})
-                bucket.update(dict.fromkeys(every))
-                for term in single:
-                    en_zh.setdefault(term, {})[canon] = None
-
-        for en_items, ru, zh in builtin_rows():
-            every, single = _english_terms(en_items)
-            add(every, single, ru, zh)
-        for language, term, en_items in vocabulary:
-            every, single = _english_terms(en_items)
-            if language == "ru":
-                add(every, single, (term,), ())
-            else:
-                add(every, single, (), (term,))
-
-        self.ru_canon = ru_canon
-        ru_group: dict[str, list[str]] = {}
-        for stem, canon in ru_canon.items():
-            ru_group.setdefault(canon, []).append(stem)
-        self.ru_group = {k: tuple(v) for k, v in ru_group.items()}
-        self.zh_canon = zh_canon
-        self.ru_en = {k: tuple(v) for k, v in ru_en.items()}
-        self.zh_en = {k: tuple(v) for k, v in zh_en.items()}
-        self.zh_group = {k: tuple(v) for k, v in zh_group.items()}
-        self.en_ru = {k: tuple(v) for k, v in en_ru.items()}
-        self.en_zh = {k: tuple(v) for k, v in en_zh.items()}
-        self.zh_words = frozenset(zh_canon) | chinese.STOPWORDS
+        # The built-in rows' tables come ready-made (`builtin_tables`: saved data, ~2 ms, instead of
+        # stemming every row in every process); a vocabulary merges into copies of them.
+        tables = builtin_tables()
+        if vocabulary:
+            tables = _Tables(*map(dict, tables[:7]), {})
+            for language, term, en_items in vocabulary:
+                every, single = _english_terms(en_items)
+                tables.add(every, single, (term,) if language == "ru" else (), () if language == "ru" else (term,))
+            tables = tables.grouped()
+        self.ru_canon, self.zh_canon, self.ru_en, self.zh_en, self.zh_group, self.en_ru, self.en_zh, \
+            self.ru_group = tables
+        self.zh_words = frozenset(self.zh_canon) | chinese.STOPWORDS
         self.zh_max = min(max((len(w) for w in self.zh_words), default=1), 8)
-        self._ru_lengths = sorted({len(s) for s in ru_canon}, reverse=True)
+        self._ru_lengths = sorted({len(s) for s in self.ru_canon}, reverse=True)
         self._route_word: dict[str, tuple[tuple[str, str, str], ...]] = {}
         self._route_cjk: dict[str, tuple[tuple[str, str, str], ...]] = {}
         self._search_token: dict[str, tuple[tuple[str, ...], int]] = {}
         self._route_text: dict[str, tuple[tuple[str, str, str], ...]] = {}
         self._route_token: dict[str, tuple[tuple[str, str, str], ...]] = {}
+        self._everyday: frozenset[str] | None = None  # English and Chinese, built on first use (everyday.py)
+        self._everyday_ru: frozenset[str] | None = None  # Russian, built on the first Russian word asked about
 
     # -- single words ----------------------------------------------------------------------------
 
@@ -189,13 +262,32 @@ class Lexicon:
         if word.isascii():
             if word.isalpha():
                 return english.stem(word), "en"
-            return word, "other"
+            return (version(word) or word) if "." in word else word, "other"
         if is_cyrillic(word):
             stem = self.russian_stem(word)
             if stem is not None:
                 return stem, "ru"
             return russian.cut_ending(word), "ru?"
         return word, "other"
+
+    def everyday(self, term: str) -> bool:
+        """Is this term (an English stem, a Russian stem, a Chinese word) a word of everyday language? The
+        prior on general word frequency (`everyday.py`) weighs it down."""
+        found = self._everyday
+        if found is None:
+            from .everyday import EN, ZH
+
+            found = self._everyday = frozenset({english.stem(w) for w in EN} | set(ZH))
+        if term in found:
+            return True
+        if not is_cyrillic(term):
+            return False
+        russian = self._everyday_ru
+        if russian is None:  # built only once a Russian word is asked about: its stems walk the dictionary
+            from .everyday import RU
+
+            russian = self._everyday_ru = frozenset(self.term(w)[0] for w in RU)
+        return term in russian
 
     # -- routing ---------------------------------------------------------------------------------
 
@@ -362,7 +454,8 @@ class Lexicon:
         `split()` — with the same result as the scanner.
         """
         if text.isascii():
-            tokens = Counter(text.translate(_ASCII_SEPARATORS).split())
+            table = _ASCII_SEPARATORS_DOTTED if "." in text and _DOTTED.search(text) else _ASCII_SEPARATORS
+            tokens = Counter(text.translate(table).split())
         else:
             tokens = Counter(WORD.findall(normalize(text)))
         counts: dict[str, int] = {}

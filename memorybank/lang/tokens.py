@@ -21,7 +21,9 @@ CJK_RANGES = ((0x2E80, 0x2FDF), (0x3040, 0x318F), (0x31A0, 0x31FF), (0x3400, 0x4
               (0xAC00, 0xD7AF), (0xF900, 0xFAFF), (0x20000, 0x3134F))
 _BOUNDS = tuple(edge for lo, hi in CJK_RANGES for edge in (lo, hi + 1))
 CJK_FLOOR = "\u2e80"
-WORD = re.compile(r"\w+(?:-\w+)*")  # letters, digits, `_`; `-` inside. CJK is split out afterwards
+# letters, digits, `_`; `-` inside; a version number (`0.1.0`, `v2.3`) whole. CJK is split out afterwards
+WORD = re.compile(r"[vV]?\d+(?:\.\d+)+(?!\w)|\w+(?:-\w+)*")
+_VERSION = re.compile(r"[vV]?(\d+(?:\.\d+)+)")
 _SEPARATORS = re.compile(r"[-_]+")
 _CAMEL = re.compile(r"[A-Z]{2,}s(?![a-z])|[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_]+")  # URLs is one hump
 _PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s")
@@ -65,6 +67,15 @@ def scan(text: str) -> Iterator[tuple[bool, str]]:
     """Yield `(is_cjk, piece)` in order: CJK runs and words (original case kept)."""
     for token in WORD.findall(normalize(text)):
         yield from split_scripts(token)
+
+
+def version(word: str) -> str | None:
+    """A version number's term: its dotted digits without a leading `v` (`v0.1.0` and `0.1.0` → `0.1.0`), else None.
+
+    A version is one token, so `0.1.0` meets `v0.1.0` in either direction; before, the dots cut it into
+    `v0`, `1`, `0`, and `v0` never met `0`."""
+    found = _VERSION.fullmatch(word)
+    return found.group(1) if found is not None else None
 
 
 def is_compound(word: str) -> bool:
