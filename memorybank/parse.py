@@ -454,6 +454,13 @@ def _resolved(path: str, raw: str) -> tuple[str, bool]:
     return found
 
 
+def drop_memos() -> None:
+    """Forget the remembered lines and targets (a few MB at their caps): after a bulk build, so a
+    server holds only its documents (issue 15: RSS); the next parses fill them again as needed."""
+    _LINES.clear()
+    _RESOLVED.clear()
+
+
 def _resolve(path: str, raw: str) -> tuple[str, bool]:
     """`resolve_from(path, raw)` for a bank document's path, without `posixpath` for the common
     `../folder/name.md` or `name.md` target: leading `../` parts climb the document's folders, and

@@ -97,3 +97,14 @@ def test_claims_and_links_answer_as_the_regex_over_every_line():
     assert plain.rule_refs == ()
     spans = parse_document("d.md", b"`[a](a.md)` and [b](b.md)\n")
     assert [link.target for link in spans.links] == ["b.md"]
+
+
+def test_a_bulk_build_keeps_no_memo_beside_its_documents(tmp_path):
+    from memorybank.bank import BULK, Bank
+    for number in range(BULK + 5):
+        (tmp_path / f"d{number}.md").write_text(f"---\nstatus: active\nderived_from:\n  - ../x{number % 3}.md\n---\n"
+                                                f"# D{number}\n", encoding="utf-8")
+    bank = Bank(tmp_path)
+    bank.refresh()
+    assert len(bank.docs) == BULK + 5 and bank.docs["d7.md"].status == "active"
+    assert not parse._LINES and not parse._RESOLVED
