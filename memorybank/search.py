@@ -510,6 +510,22 @@ def _is_word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
+def _version_at(low: str, at: int, end: int) -> bool:
+    """Is the version number `low[at:end]` a whole token here, as `tokens.WORD` reads it: a `v` at most before
+    it, and no part of a longer dotted number (`1.2.3.4`, `2.1.2.3`), a word or a hyphenated word."""
+    start = at - 1 if at and low[at - 1] == "v" else at
+    if start:
+        before = low[start - 1]
+        if _is_word_char(before) or (start >= 2 and (low[start - 2].isdigit() if before == "." else
+                                                     before == "-" and _is_word_char(low[start - 2]))):
+            return False
+    if end < len(low):
+        after = low[end]
+        if _is_word_char(after) or (after == "." and end + 1 < len(low) and low[end + 1].isdigit()):
+            return False
+    return True
+
+
 class _Body:
     """A body read for one query, with its lowercased form and lines computed once.
 
@@ -593,10 +609,12 @@ def _placed(low: str, concept_needles: list[Needle]) -> dict[int, int]:
     for tier, literal, word_start, word_end in concept_needles:
         at = low.find(literal)
         line, counted = 0, 0
+        dotted = word_end and "." in literal  # a version number (the only terms with a dot: `tokens.version`)
         while at >= 0:
             end = at + len(literal)
-            if not ((word_start and at and _is_word_char(low[at - 1]))
-                    or (word_end and end < size and _is_word_char(low[end]))):
+            if (_version_at(low, at, end) if dotted else
+                    not ((word_start and at and _is_word_char(low[at - 1]))
+                         or (word_end and end < size and _is_word_char(low[end])))):
                 line += low.count("\n", counted, at)
                 counted = at
                 if tier > best.get(line, 0):

@@ -163,7 +163,7 @@ def build_builtin_tables() -> _Tables:
 
 
 DATA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lexicon.marshal")
-DATA_FORMAT = 1
+DATA_FORMAT = 2  # 2: the marshal data behind a SHA-256 of itself
 
 
 def sources_mark() -> str:
@@ -180,6 +180,25 @@ def sources_mark() -> str:
     return digest.hexdigest()
 
 
+def read_saved(path: str | None = None) -> tuple | None:
+    """`(format, sources mark, tables)` from a saved file whose bytes are intact, else None (missing, unreadable,
+    truncated, damaged or foreign). The digest is checked before `marshal` reads a byte: damaged marshal data
+    can still load, as other tables or with a size field that asks for gigabytes."""
+    try:
+        with open(path or DATA_FILE, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    digest, payload = data[:32], data[32:]
+    if len(data) <= 32 or hashlib.sha256(payload).digest() != digest:
+        return None
+    try:
+        form, mark, tables = marshal.loads(payload)
+    except (EOFError, ValueError, TypeError):
+        return None
+    return form, mark, tables
+
+
 @functools.lru_cache(maxsize=1)
 def builtin_tables() -> _Tables:
     """The built-in tables: from `lexicon.marshal` when it was saved from these very sources, else built.
@@ -187,22 +206,21 @@ def builtin_tables() -> _Tables:
     Regenerate the file after changing a word list, the stemmer or this module:
     `python -m memorybank.lang.regenerate` (a test fails while it is stale; a stale file is never used).
     """
-    try:
-        with open(DATA_FILE, "rb") as handle:
-            form, mark, tables = marshal.loads(handle.read())
-        if form == DATA_FORMAT and mark == sources_mark() and len(tables) == len(_Tables._fields):
+    saved = read_saved()
+    if saved is not None:
+        form, mark, tables = saved
+        if form == DATA_FORMAT and mark == sources_mark() and isinstance(tables, tuple) \
+                and len(tables) == len(_Tables._fields):
             return _Tables(*tables)
-    except (OSError, EOFError, ValueError, TypeError):
-        pass
     return build_builtin_tables()
 
 
 def write_builtin_tables(path: str = DATA_FILE) -> None:
     """Save the tables built from the sources to `path` (atomically), marked with the sources' hash."""
-    data = marshal.dumps((DATA_FORMAT, sources_mark(), tuple(build_builtin_tables())))
+    payload = marshal.dumps((DATA_FORMAT, sources_mark(), tuple(build_builtin_tables())))
     temp = path + ".tmp"
     with open(temp, "wb") as handle:
-        handle.write(data)
+        handle.write(hashlib.sha256(payload).digest() + payload)
     os.replace(temp, path)
 
 
