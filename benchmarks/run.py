@@ -433,6 +433,19 @@ def server_rss(ctx: Context) -> float:
     return served.rss_mb()
 
 
+def server_latency_drift(ctx: Context) -> float:
+    """Median latency of calls 150-200 ÷ calls 50-100 in 200 mixed calls: stays near 1 when nothing
+    accumulates per call (this was a timing assertion in tests/test_server.py; timing belongs here)."""
+    served = _served(ctx)
+    latencies = []
+    for i in range(200):
+        name, args = MIXED[i % len(MIXED)]
+        start = time.perf_counter()
+        served.call(name, args)
+        latencies.append(time.perf_counter() - start)
+    return statistics.median(latencies[150:200]) / statistics.median(latencies[50:100])
+
+
 _ONCE: dict[str, float] = {}
 
 
@@ -484,10 +497,11 @@ ROWS: list[tuple[str, dict[int, float], Callable[[Context], float]]] = [
     ("peak RSS server after ready (MB)", {}, server_peak_after_ready),
     ("MCP round trip bank_route (stdio)", {400: 10, 10_000: 60}, mcp_route_round_trip),
     ("server RSS after 200 mixed calls (MB)", {400: 90, 10_000: 200, 50_000: 600}, server_rss),
+    ("  late ÷ early latency, 200 mixed calls", {400: 3, 10_000: 3}, server_latency_drift),
 ]
 UNITS = {name: "MB" for name, _, _ in ROWS if name.endswith("(MB)")}
 UNITS.update({name: "×" for name in ("  cold --prime ÷ cold --route", "  cache warm ÷ cache off",
-                                     "  ready ÷ python -c 'import mcp'")})
+                                     "  ready ÷ python -c 'import mcp'", "  late ÷ early latency, 200 mixed calls")})
 
 
 def _compile_package() -> None:

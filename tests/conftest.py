@@ -358,10 +358,11 @@ def _scratch_server(tmp_path_factory):
     from memorybank.bank import Bank
     from memorybank.writers import init
 
-    root = Path(tempfile.mkdtemp(prefix="served-scratch-", dir=tmp_path_factory.getbasetemp())) / "memory_bank"
+    outside = Path(tempfile.mkdtemp(prefix="served-scratch-", dir=tmp_path_factory.getbasetemp()))
+    root = outside / "project" / "memory_bank"
     init(Bank(root), name="Scratch")  # a bank with documents: the server starts in mode full
     session = Session(root)
-    session.root = root
+    session.outside, session.top, session.root = outside, root.parent, root
     yield session
     session.close()
 
@@ -372,17 +373,28 @@ def scratch_server(_scratch_server):
     tests of what a server answers about a bank, not of its start: `load(files)` (or `load()` and write
     into `session.root`) empties the folder and writes the test's bank. The server re-checks every file's
     stamp (mtime, size, inode, ctime) on each call, so it serves the new bank as it would after edits.
+
+    The bank sits in `session.top` (its project folder), inside `session.outside`; `load` empties both
+    too (a `.git` a test made in `session.top` included), so a test may make the project a git
+    repository: the server asks git for the repository on each call while no `.git` is there.
     """
     session = _scratch_server
 
-    def load(files: dict[str, str | bytes] | None = None) -> Path:
+    def empty(folder: Path, keep: Path | None = None) -> None:
         from memorybank.writers.files import LOCK_NAME
 
-        for entry in session.root.iterdir():
+        for entry in folder.iterdir():
+            if entry == keep or entry.name == LOCK_NAME:
+                continue
             if entry.is_dir() and not entry.is_symlink():
                 shutil.rmtree(entry)
-            elif entry.name != LOCK_NAME:
+            else:
                 entry.unlink()
+
+    def load(files: dict[str, str | bytes] | None = None) -> Path:
+        empty(session.outside, keep=session.top)
+        empty(session.top, keep=session.root)
+        empty(session.root)
         write_bank(session.root, files or {})
         return session.root
 

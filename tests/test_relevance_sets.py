@@ -11,31 +11,36 @@ from conftest import REPO
 sys.path.insert(0, str(REPO / "benchmarks"))
 import relevance  # noqa: E402
 
-SETS = relevance.load_sets()
-OFFTOPIC = relevance.load_offtopic()
 CORPORA = relevance.find_corpora(REPO)
 
 
-def test_every_corpus_bank_has_a_set_and_together_they_are_big_and_mixed_enough():
-    questions = [q for s in SETS for q in s["questions"]]
-    assert len(questions) >= 150 and len(OFFTOPIC) >= 40
-    assert {s["kind"] for s in SETS} == {"governed", "plain"}
+@pytest.fixture(scope="module")
+def sets() -> list[dict]:
+    """The question sets, read when a test here runs, not when each worker collects the suite."""
+    return relevance.load_sets()
+
+
+def test_every_corpus_bank_has_a_set_and_together_they_are_big_and_mixed_enough(sets):
+    offtopic = relevance.load_offtopic()
+    questions = [q for s in sets for q in s["questions"]]
+    assert len(questions) >= 150 and len(offtopic) >= 40
+    assert {s["kind"] for s in sets} == {"governed", "plain"}
     assert set(Counter(q["lang"] for q in questions)) == set(relevance.LANGS)
     assert set(Counter(q["kind"] for q in questions)) == set(relevance.KINDS)
-    assert {p["lang"] for p in OFFTOPIC} == set(relevance.LANGS)
-    for qset in SETS:
+    assert {p["lang"] for p in offtopic} == set(relevance.LANGS)
+    for qset in sets:
         assert {q["lang"] for q in qset["questions"]} == set(relevance.LANGS), qset["bank"]
         for q in qset["questions"]:
             assert q["q"].strip() and q["expect"] and all(isinstance(p, str) for p in q["expect"]), q
-    texts = [q["q"] for q in questions] + [p["q"] for p in OFFTOPIC]
+    texts = [q["q"] for q in questions] + [p["q"] for p in offtopic]
     assert len(texts) == len(set(texts)), "a question appears twice"
 
 
 @pytest.mark.skipif(CORPORA is None, reason="shared corpora not present")
-def test_every_expected_path_exists_in_its_corpus_and_every_corpus_is_covered():
+def test_every_expected_path_exists_in_its_corpus_and_every_corpus_is_covered(sets):
     banks = {p.relative_to(CORPORA).as_posix() for p in CORPORA.glob("*/memory*") if p.is_dir()}
-    assert {s["bank"] for s in SETS} == banks
-    for qset in SETS:
+    assert {s["bank"] for s in sets} == banks
+    for qset in sets:
         for q in qset["questions"]:
             for path in q["expect"]:
                 assert (CORPORA / qset["bank"] / path).is_file(), (qset["bank"], path)

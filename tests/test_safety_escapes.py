@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 from conftest import cli_path, git, run_cli
-from mcpkit import Session
-from writekit import make_bank, tree_hash
+from writekit import BASE, make_bank, tree_hash
 
 from memorybank.bank import Bank
 from memorybank.confined import open_folder, read_file
@@ -80,30 +79,35 @@ def project(tmp_path):
     return top, root
 
 
-def test_body_file_over_mcp_reads_only_inside_the_project(project, tmp_path):
-    top, root = project
-    session = Session(root)
-    try:
-        base = {"doc_kind": "adr", "title": "From file", "purpose": "Body from a file.",
-                "derived_from": ["dna/principles.md"]}
-        for i, (given, needle) in enumerate([
-                (str(tmp_path / "secret.txt"), "outside the project"),
-                ("../secret.txt", "outside the project"),
-                (str(top / ".git" / "secret.md"), ".git"),
-                (str(top / "out" / "secret.txt"), "symlink"),
-                (str(top / "leak.md"), "symlink")]):
-            result = session.call("bank_create", {**base, "path": f"adr/ADR-06{i}-x.md", "body_file": given})
-            assert result.is_error and needle in result.content[0].text, (given, result.content[0].text)
-            assert not (root / f"adr/ADR-06{i}-x.md").exists()
-        result = session.call("bank_update_section", {"path": "product/vision.md", "section": "Goals",
-                                                      "content_file": str(tmp_path / "secret.txt")})
-        assert result.is_error and "outside the project" in result.content[0].text
-        ok = session.ok("bank_create", {**base, "path": "adr/ADR-069-ok.md", "body_file": "notes.md"})
-        assert ok["path"] == "adr/ADR-069-ok.md"
-        assert "Body from the project." in (root / "adr/ADR-069-ok.md").read_text()
-        assert "TOP SECRET" not in "".join(p.read_text() for p in root.rglob("*.md"))
-    finally:
-        session.close()
+def test_body_file_over_mcp_reads_only_inside_the_project(scratch_server):
+    """The worker's scratch server, its project made as `project` makes one: a git repository holding
+    the bank and notes.md, secrets outside it (`session.outside`) and under .git/, symlinks leading out."""
+    session = scratch_server
+    root, top, outside = session.load(dict(BASE)), session.top, session.outside
+    git(top, "init", "-q")
+    (top / "notes.md").write_text("Body from the project.\n")
+    (outside / "secret.txt").write_text("TOP SECRET outside\n")
+    (top / ".git" / "secret.md").write_text("TOP SECRET in git\n")
+    (top / "out").symlink_to(outside, target_is_directory=True)
+    (top / "leak.md").symlink_to(outside / "secret.txt")
+    base = {"doc_kind": "adr", "title": "From file", "purpose": "Body from a file.",
+            "derived_from": ["dna/principles.md"]}
+    for i, (given, needle) in enumerate([
+            (str(outside / "secret.txt"), "outside the project"),
+            ("../secret.txt", "outside the project"),
+            (str(top / ".git" / "secret.md"), ".git"),
+            (str(top / "out" / "secret.txt"), "symlink"),
+            (str(top / "leak.md"), "symlink")]):
+        result = session.call("bank_create", {**base, "path": f"adr/ADR-06{i}-x.md", "body_file": given})
+        assert result.is_error and needle in result.content[0].text, (given, result.content[0].text)
+        assert not (root / f"adr/ADR-06{i}-x.md").exists()
+    result = session.call("bank_update_section", {"path": "product/vision.md", "section": "Goals",
+                                                  "content_file": str(outside / "secret.txt")})
+    assert result.is_error and "outside the project" in result.content[0].text
+    ok = session.ok("bank_create", {**base, "path": "adr/ADR-069-ok.md", "body_file": "notes.md"})
+    assert ok["path"] == "adr/ADR-069-ok.md"
+    assert "Body from the project." in (root / "adr/ADR-069-ok.md").read_text()
+    assert "TOP SECRET" not in "".join(p.read_text() for p in root.rglob("*.md"))
 
 
 def test_the_cli_keeps_full_access_to_body_files(project, tmp_path):

@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import statistics
-import time
 from pathlib import Path
 
 import anyio
@@ -192,7 +190,11 @@ def _server_rss_kb(root: Path) -> int:
 
 
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
-def test_two_hundred_mixed_calls_keep_memory_and_latency_flat(legacy):
+def test_repeated_mixed_calls_keep_memory_and_answers_flat(legacy):
+    """Eleven rounds of eight mixed calls (reads, checks, a dry-run create, a refused edit): every round
+    answers exactly as the first (nothing accumulates in what the server says) and the server's resident
+    memory grows less than 4 MB over the last eight rounds. Latency over 200 calls is a benchmark row
+    (benchmarks/run.py "late ÷ early latency, 200 mixed calls"), not a test: timing never goes in a test."""
     session, bank = legacy, legacy.root
     calls = [
         ("bank_route", {"question": "filter thresholds"}), ("bank_search", {"query": "FT-042"}),
@@ -203,14 +205,20 @@ def test_two_hundred_mixed_calls_keep_memory_and_latency_flat(legacy):
                          "derived_from": ["product/context.md"], "dry_run": True}),
         ("bank_edit", {"path": "domain/billing.md", "find": "absent", "replace": "y"}),
     ]
-    latencies, rss = [], []
-    for i in range(200):
-        name, args = calls[i % len(calls)]
-        start = time.perf_counter()
-        session.call(name, args)
-        latencies.append(time.perf_counter() - start)
-        if i in (49, 199):
-            rss.append(_server_rss_kb(bank))
-    assert rss[1] - rss[0] < 8 * 1024, f"server RSS grew from {rss[0]} kB to {rss[1]} kB"
-    early, late = statistics.median(latencies[50:100]), statistics.median(latencies[150:200])
-    assert late < early * 3 + 0.01, (early, late)
+
+    def one_round() -> list[tuple[bool, str]]:
+        answers = []
+        for name, args in calls:
+            result = session.call(name, args)
+            answers.append((bool(result.is_error), "".join(getattr(c, "text", "") for c in result.content)))
+        return answers
+
+    first = one_round()
+    assert [error for error, _ in first] == [False] * 7 + [True]  # only the edit of an absent text is refused
+    for _ in range(2):
+        assert one_round() == first
+    before = _server_rss_kb(bank)
+    for _ in range(8):
+        assert one_round() == first
+    after = _server_rss_kb(bank)
+    assert after - before < 4 * 1024, f"server RSS grew from {before} kB to {after} kB"
