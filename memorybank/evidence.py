@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
-from dataclasses import dataclass
 
+from .frozen import Value, assign
 from .lang import SearchConcept
 from .lang.everyday import everyday_df
 from .records import Doc
@@ -32,8 +32,7 @@ SATURATED_CACHE = 128  # terms whose saturated postings are kept per index
 EXCERPT = 32  # characters of the best line quoted in `why` (five rows must fit 300 tokens)
 
 
-@dataclass(frozen=True, slots=True)
-class Evidence:
+class Evidence(Value):
     """Per search-index id: prose strength × `total` (Σ idf); the concepts, their idf weights and values."""
 
     raw: dict[int, float]
@@ -41,7 +40,20 @@ class Evidence:
     concepts: list[SearchConcept]
     weights: list[float]
     per_concept: list[dict[int, float]]
-    dfs: tuple[int, ...] = ()  # per concept: the counted documents holding it (0: none does)
+    dfs: tuple[int, ...]  # per concept: the counted documents holding it (0: none does)
+
+    __slots__ = ("raw", "total", "concepts", "weights", "per_concept", "dfs")
+
+    def __init__(
+        self, raw: dict[int, float], total: float, concepts: list[SearchConcept], weights: list[float],
+        per_concept: list[dict[int, float]], dfs: tuple[int, ...] = ()
+    ) -> None:
+        assign(self, "raw", raw)
+        assign(self, "total", total)
+        assign(self, "concepts", concepts)
+        assign(self, "weights", weights)
+        assign(self, "per_concept", per_concept)
+        assign(self, "dfs", dfs)
 
     def strength(self, sid: int) -> float:
         return self.raw.get(sid, 0.0) / self.total

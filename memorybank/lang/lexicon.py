@@ -24,9 +24,9 @@ import marshal
 import os
 import re
 from collections import Counter
-from dataclasses import dataclass
 from typing import NamedTuple
 
+from ..frozen import Value, assign
 from . import chinese, english, russian
 from .dictionary import ROWS
 from .tokens import WORD, is_compound, is_cyrillic, normalize, scan, split_compound, split_scripts, version
@@ -44,34 +44,55 @@ _ASCII_SEPARATORS_DOTTED = str.maketrans({chr(i): " " for i in range(128) if chr
 _DOTTED = re.compile(r"\d\.\d")
 
 
-@dataclass(frozen=True, slots=True)
-class Concept:
+class Concept(Value):
     """One typed query word for routing: its term, whether prefix matching is allowed, equivalents."""
 
     text: str
     term: str
     prefix: bool
     equivalents: tuple[str, ...]
-    weight: float = 1.0  # an identifier's parts share one idea: each weighs 1 / their count
+    weight: float  # an identifier's parts share one idea: each weighs 1 / their count
+
+    __slots__ = ("text", "term", "prefix", "equivalents", "weight")
+
+    def __init__(self, text: str, term: str, prefix: bool, equivalents: tuple[str, ...], weight: float = 1.0) -> None:
+        assign(self, "text", text)
+        assign(self, "term", term)
+        assign(self, "prefix", prefix)
+        assign(self, "equivalents", equivalents)
+        assign(self, "weight", weight)
 
 
-@dataclass(frozen=True, slots=True)
-class SearchForm:
+class SearchForm(Value):
     """A way a search concept can occur in a body: all `terms` present (CJK bigrams), at `tier` weight."""
 
     terms: tuple[str, ...]
     tier: int
     label: str
 
+    __slots__ = ("terms", "tier", "label")
 
-@dataclass(frozen=True, slots=True)
-class SearchConcept:
+    def __init__(self, terms: tuple[str, ...], tier: int, label: str) -> None:
+        assign(self, "terms", terms)
+        assign(self, "tier", tier)
+        assign(self, "label", label)
+
+
+class SearchConcept(Value):
     """One typed query token for search: typed form first, then equivalents; `parts` for compounds."""
 
     text: str
     forms: tuple[SearchForm, ...]
     parts: tuple[SearchForm, ...]
     stop: bool
+
+    __slots__ = ("text", "forms", "parts", "stop")
+
+    def __init__(self, text: str, forms: tuple[SearchForm, ...], parts: tuple[SearchForm, ...], stop: bool) -> None:
+        assign(self, "text", text)
+        assign(self, "forms", forms)
+        assign(self, "parts", parts)
+        assign(self, "stop", stop)
 
 
 def _split(cell: str) -> tuple[str, ...]:

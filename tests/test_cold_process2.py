@@ -1,0 +1,104 @@
+"""The fixed cost of a cold process, second round (issues 14/15): record classes without `dataclasses`,
+the everyday-word set from saved data, and no `git` spawn where git has nothing to say.
+
+No timing here: each check is about work a process must not do (an import, a spawn, a rebuild), or about
+the replaced classes behaving as the dataclasses did where the code relies on it.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import json
+import pickle
+import subprocess
+import sys
+
+import pytest
+from conftest import cli_path, doc, hook_path, write_bank
+from test_cold_process import imported
+
+from memorybank.bank import Refresh
+from memorybank.catalog import ACTIONS, Param
+from memorybank.contract import LayerTable
+from memorybank.doctime import DocTime
+from memorybank.lang.lexicon import Concept
+from memorybank.parse import parse_document
+from memorybank.records import Finding
+from memorybank.timewords import Window
+
+BANK = {
+    "README.md": "# Bank\n\nStart here.\n",
+    "domain/cache.md": doc("Cache", "How the parse cache is invalidated.", canonical_for=["parse_cache"],
+                           body="## Invalidation\n\nA file whose stamp changed is parsed again.\n"),
+}
+
+
+@pytest.fixture(scope="module")
+def bank(tmp_path_factory):
+    return write_bank(tmp_path_factory.mktemp("cold2") / "memory_bank", BANK)
+
+
+def test_route_prime_and_hook_processes_import_no_dataclasses(bank):
+    route = [cli_path(), "--root", str(bank), "--route", "how is the cache invalidated"]
+    subprocess.run(route, capture_output=True, timeout=60, check=True)  # the second call reads the parse cache
+    prime = [cli_path(), "--root", str(bank), "--prime", "how is the cache invalidated"]
+    hook = [hook_path(), "prime", "--root", str(bank)]
+    event = json.dumps({"prompt": "how is the cache invalidated", "cwd": str(bank.parent)})
+    for command, stdin in ((route, ""), (prime, ""), (hook, event)):
+        proc, modules = imported(command, stdin)
+        assert proc.returncode == 0 and "domain/cache.md" in proc.stdout, (command, proc.stderr[-2000:])
+        assert "memorybank.route" in modules or "memorybank.routefit" in modules  # the listing is real
+        assert sorted(modules & {"dataclasses", "inspect"}) == [], command
+
+
+def test_value_records_compare_hash_and_show_their_fields_as_the_dataclasses_did():
+    a = Finding("error", "rule", "a.md", "bad", line=3, see=("validate",))
+    b = Finding("error", "rule", "a.md", "bad", 3, ("validate",))
+    assert a == b and hash(a) == hash(b) and len({a, b}) == 1
+    assert a != Finding("error", "rule", "a.md", "bad") and a != ("error", "rule", "a.md", "bad", 3, ("validate",))
+    assert repr(a) == "Finding(severity='error', rule='rule', path='a.md', message='bad', line=3, see=('validate',))"
+    concept = Concept("Cache", "cach", True, ("кэш",))
+    assert concept.weight == 1.0 and concept == Concept("Cache", "cach", True, ("кэш",), 1.0)
+    assert {DocTime(dt.date(2026, 1, 2), "git"): 1}[DocTime(dt.date(2026, 1, 2), "git")] == 1
+    assert Param("path", "string", "h") == Param("path", "string", "h") != Param("path", "string", "other")
+    action = ACTIONS[0]
+    assert action.replace() == action and hash(action.replace()) == hash(action)
+    assert action.replace(name="other") != action
+
+
+def test_records_refuse_assignment_and_replace_makes_a_changed_copy():
+    window = Window(dt.date(2026, 1, 1), dt.date(2026, 2, 1), "in january")
+    with pytest.raises(AttributeError):
+        window.words = "x"  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del window.start
+    again = window.replace(words="january")
+    assert (again.start, again.end, again.words, again.tag) == (window.start, window.end, "january", None)
+    assert window.words == "in january"
+    refresh = Refresh(("a.md",), (), (), 1.0).replace(ms=2.5)
+    assert refresh.as_dict() == {"added": 1, "changed": 0, "removed": 0, "ms": 2.5} and refresh.any
+    with pytest.raises(TypeError):
+        window.replace(nonsense=1)
+    assert copy.deepcopy(window) == window and pickle.loads(pickle.dumps(window)) == window
+
+
+def test_a_parsed_document_compares_by_identity_and_replace_keeps_every_other_field():
+    doc_a = parse_document("domain/cache.md", BANK["domain/cache.md"].encode())
+    doc_b = parse_document("domain/cache.md", BANK["domain/cache.md"].encode())
+    assert doc_a != doc_b and doc_a == doc_a and len({doc_a, doc_b}) == 2
+    moved = doc_a.replace(layer="knowledge")
+    assert moved.layer == "knowledge" and moved is not doc_a
+    assert [getattr(moved, n) for n in type(doc_a).__slots__ if n != "layer"] == \
+        [getattr(doc_a, n) for n in type(doc_a).__slots__ if n != "layer"]
+    assert repr(doc_a).startswith("Doc(path='domain/cache.md', title='Cache', ")
+
+
+def test_a_layer_table_gets_fresh_default_maps():
+    one, two = LayerTable(), LayerTable()
+    assert one == two and one.layer_map is not two.layer_map and one.weights is not two.weights
+    assert one.layer_map and one.weights
+
+
+if __name__ == "__main__":
+    sys.exit(pytest.main([__file__, "-q", "-n", "0"]))
