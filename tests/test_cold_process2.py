@@ -22,7 +22,8 @@ from memorybank.bank import Refresh
 from memorybank.catalog import ACTIONS, Param
 from memorybank.contract import LayerTable
 from memorybank.doctime import DocTime
-from memorybank.lang.lexicon import Concept
+from memorybank.lang import english, everyday, lexicon
+from memorybank.lang.lexicon import Concept, Lexicon
 from memorybank.parse import parse_document
 from memorybank.records import Finding
 from memorybank.timewords import Window
@@ -98,6 +99,23 @@ def test_a_layer_table_gets_fresh_default_maps():
     one, two = LayerTable(), LayerTable()
     assert one == two and one.layer_map is not two.layer_map and one.weights is not two.weights
     assert one.layer_map and one.weights
+
+
+# -- the everyday-word sets come from the saved data ------------------------------------------------
+
+def _everyday_from_scratch(lex: Lexicon) -> tuple[frozenset[str], frozenset[str]]:
+    return (frozenset({english.stem(w) for w in everyday.EN} | set(everyday.ZH)),
+            frozenset(lex.term(w)[0] for w in everyday.RU))
+
+
+@pytest.mark.parametrize("vocabulary", [(), (("ru", "работаю", ("work",)), ("ru", "вопросик", ("question",)))])
+def test_everyday_words_are_the_ones_stemming_the_lists_gives(vocabulary):
+    lex = Lexicon(vocabulary)
+    english_set, russian_set = _everyday_from_scratch(lex)
+    if vocabulary:  # the vocabulary's stems change what some Russian everyday words stem to
+        assert russian_set != lexicon.builtin_everyday()[1]
+    probes = english_set | russian_set | lexicon.builtin_everyday()[1] | {"cach", "кэш", "缓存"}
+    assert {t for t in probes if lex.everyday(t)} == english_set | russian_set
 
 
 if __name__ == "__main__":

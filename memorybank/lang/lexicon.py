@@ -184,7 +184,7 @@ def build_builtin_tables() -> _Tables:
 
 
 DATA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lexicon.marshal")
-DATA_FORMAT = 1
+DATA_FORMAT = 2  # 2: the everyday-word sets beside the tables
 
 
 def sources_mark() -> str:
@@ -202,25 +202,53 @@ def sources_mark() -> str:
 
 
 @functools.lru_cache(maxsize=1)
+def _saved() -> tuple[_Tables, tuple[frozenset[str], frozenset[str]]] | None:
+    """The tables and everyday-word sets in `lexicon.marshal`, when it was saved from these very sources."""
+    try:
+        with open(DATA_FILE, "rb") as handle:
+            form, mark, tables, everyday = marshal.loads(handle.read())
+        if form == DATA_FORMAT and mark == sources_mark() and len(tables) == len(_Tables._fields):
+            english_set, russian_set = everyday
+            if isinstance(english_set, frozenset) and isinstance(russian_set, frozenset):
+                return _Tables(*tables), (english_set, russian_set)
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    return None
+
+
+@functools.lru_cache(maxsize=1)
 def builtin_tables() -> _Tables:
     """The built-in tables: from `lexicon.marshal` when it was saved from these very sources, else built.
 
     Regenerate the file after changing a word list, the stemmer or this module:
     `python -m memorybank.lang.regenerate` (a test fails while it is stale; a stale file is never used).
     """
-    try:
-        with open(DATA_FILE, "rb") as handle:
-            form, mark, tables = marshal.loads(handle.read())
-        if form == DATA_FORMAT and mark == sources_mark() and len(tables) == len(_Tables._fields):
-            return _Tables(*tables)
-    except (OSError, EOFError, ValueError, TypeError):
-        pass
-    return build_builtin_tables()
+    saved = _saved()
+    return saved[0] if saved is not None else build_builtin_tables()
+
+
+def build_everyday(lexicon: Lexicon) -> tuple[frozenset[str], frozenset[str]]:
+    """The everyday-word sets (`everyday.py`) as `lexicon` writes the words: English stems and Chinese
+    words; Russian stems (these walk the dictionary, so a bank's vocabulary can change them)."""
+    from .everyday import EN, RU, ZH
+
+    return frozenset({english.stem(w) for w in EN} | set(ZH)), frozenset(lexicon.term(w)[0] for w in RU)
+
+
+@functools.lru_cache(maxsize=1)
+def builtin_everyday() -> tuple[frozenset[str], frozenset[str]]:
+    """The everyday-word sets over the built-in dictionary: saved beside the tables (stemming the ~650
+    words took ~3-8 ms in every process that routed), else built."""
+    saved = _saved()
+    return saved[1] if saved is not None else build_everyday(Lexicon())
 
 
 def write_builtin_tables(path: str = DATA_FILE) -> None:
     """Save the tables built from the sources to `path` (atomically), marked with the sources' hash."""
-    data = marshal.dumps((DATA_FORMAT, sources_mark(), tuple(build_builtin_tables())))
+    tables = build_builtin_tables()
+    plain = Lexicon.__new__(Lexicon)
+    plain._setup(tables)  # a Lexicon over the tables just built, not over the saved ones
+    data = marshal.dumps((DATA_FORMAT, sources_mark(), tuple(tables), build_everyday(plain)))
     temp = path + ".tmp"
     with open(temp, "wb") as handle:
         handle.write(data)
@@ -240,6 +268,10 @@ class Lexicon:
                 every, single = _english_terms(en_items)
                 tables.add(every, single, (term,) if language == "ru" else (), () if language == "ru" else (term,))
             tables = tables.grouped()
+        self._setup(tables, builtin=not vocabulary)
+
+    def _setup(self, tables: _Tables, builtin: bool = False) -> None:
+        self._builtin = builtin  # the built-in tables alone: the saved everyday-word sets hold for them
         self.ru_canon, self.zh_canon, self.ru_en, self.zh_en, self.zh_group, self.en_ru, self.en_zh, \
             self.ru_group = tables
         self.zh_words = frozenset(self.zh_canon) | chinese.STOPWORDS
@@ -295,19 +327,21 @@ class Lexicon:
         """Is this term (an English stem, a Russian stem, a Chinese word) a word of everyday language? The
         prior on general word frequency (`everyday.py`) weighs it down."""
         found = self._everyday
-        if found is None:
-            from .everyday import EN, ZH
-
-            found = self._everyday = frozenset({english.stem(w) for w in EN} | set(ZH))
+        if found is None:  # English stems and Chinese words: no vocabulary changes them
+            found = self._everyday = builtin_everyday()[0]
         if term in found:
             return True
         if not is_cyrillic(term):
             return False
         russian = self._everyday_ru
-        if russian is None:  # built only once a Russian word is asked about: its stems walk the dictionary
-            from .everyday import RU
+        if russian is None:  # Russian stems walk the dictionary: a bank's vocabulary may change them
+            if self._builtin:
+                russian = builtin_everyday()[1]
+            else:
+                from .everyday import RU
 
-            russian = self._everyday_ru = frozenset(self.term(w)[0] for w in RU)
+                russian = frozenset(self.term(w)[0] for w in RU)
+            self._everyday_ru = russian
         return term in russian
 
     # -- routing ---------------------------------------------------------------------------------
