@@ -10,14 +10,19 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import json
+import os
 import pickle
+import shlex
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
-from conftest import cli_path, doc, hook_path, write_bank
+from conftest import cli_path, doc, git, git_repo, hook_path, run_cli, write_bank
 from test_cold_process import imported
 
+from memorybank import gitutil
 from memorybank.bank import Refresh
 from memorybank.catalog import ACTIONS, Param
 from memorybank.contract import LayerTable
@@ -116,6 +121,108 @@ def test_everyday_words_are_the_ones_stemming_the_lists_gives(vocabulary):
         assert russian_set != lexicon.builtin_everyday()[1]
     probes = english_set | russian_set | lexicon.builtin_everyday()[1] | {"cach", "кэш", "缓存"}
     assert {t for t in probes if lex.everyday(t)} == english_set | russian_set
+
+
+# -- git is asked only where it has something to say ------------------------------------------------
+
+@pytest.fixture
+def git_log(tmp_path, monkeypatch):
+    """A `git` first on PATH that logs each call's arguments and runs the real git: the calls the real
+    processes made (and this one: `monkeypatch` sets PATH here too)."""
+    real = shutil.which("git")
+    assert real
+    folder = tmp_path / "logging-git"
+    folder.mkdir()
+    log = tmp_path / "git.log"
+    script = folder / "git"
+    script.write_text(f'#!/bin/sh\necho "$*" >> {shlex.quote(str(log))}\nexec {shlex.quote(real)} "$@"\n')
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+    for name in ("GIT_DIR", "GIT_WORK_TREE"):
+        monkeypatch.delenv(name, raising=False)
+
+    def calls() -> list[str]:
+        lines = log.read_text().splitlines() if log.exists() else []
+        log.unlink(missing_ok=True)
+        return lines
+
+    return calls
+
+
+ROUTED = {
+    "README.md": "# Bank\n\nStart here.\n",
+    "domain/cache.md": BANK["domain/cache.md"],
+    "build/cache-copy.md": doc("Cache copy", "How the parse cache is invalidated, copied by the build.",
+                               body="## Invalidation\n\nA file whose stamp changed is parsed again.\n"),
+}
+
+
+def _routed(bank) -> list[str]:
+    proc = run_cli("--root", str(bank), "--route", "how is the parse cache invalidated", "--json",
+                   env={"MEMORYBANK_CACHE": "off"})
+    assert proc.returncode == 0, proc.stderr
+    return [r["path"] for r in json.loads(proc.stdout)["results"]]
+
+
+def test_outside_git_a_route_spawns_no_git_and_inside_git_the_ignored_folder_still_drops(tmp_path, git_log):
+    outside = write_bank(tmp_path / "plain" / "memory_bank", ROUTED)
+    if gitutil.may_be_in_git(outside):
+        pytest.skip("the temp folder is inside a git repository")
+    assert "build/cache-copy.md" in _routed(outside) and git_log() == []  # no repository: every folder counts
+    for command in (["--root", str(outside), "--prime", "how is the parse cache invalidated"],
+                    ["create", "domain/tax.md", "--root", str(outside), "--kind", "domain", "--title", "Tax",
+                     "--purpose", "Read for VAT rules.", "--dry-run"]):
+        run_cli(*command, env={"MEMORYBANK_CACHE": "off"})
+        assert git_log() == [], command
+
+    repo = git_repo(tmp_path / "repo", {".gitignore": "memory_bank/build/\n"})
+    inside = write_bank(repo / "memory_bank", ROUTED)
+    git_log()
+    paths = _routed(inside)
+    assert "domain/cache.md" in paths and "build/cache-copy.md" not in paths  # git's answer, as before
+    assert [c for c in git_log() if "check-ignore" in c] == ["-c core.quotepath=off check-ignore -z --stdin"]
+
+
+def test_with_git_dir_or_a_git_file_above_git_is_asked(tmp_path, git_log, monkeypatch):
+    repo = git_repo(tmp_path / "repo")
+    outside = write_bank(tmp_path / "elsewhere" / "memory_bank", ROUTED)
+    (tmp_path / ".gitignore").write_text("elsewhere/memory_bank/build/\n")  # at the work tree's top below
+    if gitutil.may_be_in_git(outside):
+        pytest.skip("the temp folder is inside a git repository")
+    monkeypatch.setenv("GIT_DIR", str(repo / ".git"))
+    monkeypatch.setenv("GIT_WORK_TREE", str(tmp_path))
+    assert gitutil.may_be_in_git(outside) and gitutil.repo_top(outside) == Path(os.path.realpath(tmp_path))
+    assert "build/cache-copy.md" not in _routed(outside)  # GIT_WORK_TREE's .gitignore drops it: git was asked
+    assert any("check-ignore" in c for c in git_log())
+    monkeypatch.delenv("GIT_DIR")
+    monkeypatch.delenv("GIT_WORK_TREE")
+    assert gitutil.repo_top(outside) is None and git_log() == []
+    # a linked work tree's `.git` is a file naming the repository
+    git(repo, "worktree", "add", "-q", str(tmp_path / "linked"))
+    assert (tmp_path / "linked" / ".git").is_file()
+    sub = tmp_path / "linked" / "sub"
+    sub.mkdir()
+    assert gitutil.may_be_in_git(sub) and gitutil.repo_top(sub) == Path(os.path.realpath(tmp_path / "linked"))
+    # inside a bare repository: git finds it by its HEAD and answers "no work tree"
+    git(repo, "clone", "-q", "--bare", str(repo), str(tmp_path / "bare.git"))
+    inside_bare = tmp_path / "bare.git" / "refs"
+    assert gitutil.may_be_in_git(inside_bare) and gitutil.repo_top(inside_bare) is None
+    assert gitutil.ignored(inside_bare, ["heads/"]) == set() and any("show-toplevel" in c for c in git_log())
+
+
+def test_one_call_asks_for_the_top_level_once_and_the_next_call_sees_a_git_init(tmp_path, git_log):
+    project = tmp_path / "project"
+    bank = write_bank(project / "memory_bank", ROUTED)
+    with gitutil.same_call():
+        assert gitutil.repo_top(bank) is None  # no repository above: not even asked
+    git_repo(project)
+    git_log()
+    with gitutil.same_call():
+        assert gitutil.repo_top(bank) == gitutil.repo_top(bank, strict=False) == Path(os.path.realpath(project))
+    assert [c for c in git_log() if "show-toplevel" in c] == ["-c core.quotepath=off rev-parse --show-toplevel"]
+    proc = run_cli("deliver", "--root", str(bank), "--dry-run")
+    assert proc.returncode == 0, proc.stderr
+    assert len([c for c in git_log() if "show-toplevel" in c]) == 1  # project, repository and drift: one answer
 
 
 if __name__ == "__main__":
