@@ -302,3 +302,89 @@ def shared_servers(tmp_path_factory: pytest.TempPathFactory):
     yield get
     for session in opened.values():
         session.close()
+
+
+@pytest.fixture(scope="session")
+def raw_wire(tmp_path_factory):
+    """The worker's real server over raw stdio (`mcpkit.Wire`) on a copy of fixture-bank/, read only: for
+    the tests that send lines the SDK client cannot (stray bytes, oversized or unreadable requests)."""
+    from mcpkit import Wire
+
+    root = Path(tempfile.mkdtemp(prefix="served-wire-", dir=tmp_path_factory.getbasetemp())) / "memory_bank"
+    shutil.copytree(FIXTURE, root)
+    wire = Wire(root)
+    wire.root = root
+    yield wire
+    wire.close()
+
+
+@pytest.fixture(scope="session")
+def _writable_server(tmp_path_factory):
+    """One server per worker over `writekit.make_bank` in a home folder that is no git repository (the
+    project is that folder, with `.ssh/id_rsa`, `.env` and `notes.md` beside the bank), for the modules
+    whose tests write and whose server start is not what they test: use `writable_server`.
+    """
+    from mcpkit import Session, Snapshot
+    from writekit import make_bank, tree_hash
+
+    home = Path(tempfile.mkdtemp(prefix="served-writable-", dir=tmp_path_factory.getbasetemp())) / "home"
+    root = make_bank(home / "memory_bank").root
+    (home / ".ssh").mkdir()
+    (home / ".ssh" / "id_rsa").write_text("PRIVATE KEY\n")
+    (home / ".env").write_text("TOKEN=secret\n")
+    (home / "notes.md").write_text("A plain note.\n")
+    session = Session(root)
+    session.home, session.root = home, root
+    session.snapshot, session.built = Snapshot(root), tree_hash(root)
+    yield session
+    session.close()
+
+
+@pytest.fixture
+def writable_server(_writable_server):
+    """The worker's server over a `make_bank` bank, the bank put back as built before each test
+    (`mcpkit.Snapshot`: the server re-checks file stamps on every call, so it reads what was put back)."""
+    from writekit import tree_hash
+
+    _writable_server.snapshot.restore()
+    assert tree_hash(_writable_server.root) == _writable_server.built
+    return _writable_server
+
+
+@pytest.fixture(scope="session")
+def _scratch_server(tmp_path_factory):
+    from mcpkit import Session
+
+    from memorybank.bank import Bank
+    from memorybank.writers import init
+
+    root = Path(tempfile.mkdtemp(prefix="served-scratch-", dir=tmp_path_factory.getbasetemp())) / "memory_bank"
+    init(Bank(root), name="Scratch")  # a bank with documents: the server starts in mode full
+    session = Session(root)
+    session.root = root
+    yield session
+    session.close()
+
+
+@pytest.fixture
+def scratch_server(_scratch_server):
+    """The worker's server over a bank folder each test fills itself (a start costs ~2 s of CPU), for
+    tests of what a server answers about a bank, not of its start: `load(files)` (or `load()` and write
+    into `session.root`) empties the folder and writes the test's bank. The server re-checks every file's
+    stamp (mtime, size, inode, ctime) on each call, so it serves the new bank as it would after edits.
+    """
+    session = _scratch_server
+
+    def load(files: dict[str, str | bytes] | None = None) -> Path:
+        from memorybank.writers.files import LOCK_NAME
+
+        for entry in session.root.iterdir():
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            elif entry.name != LOCK_NAME:
+                entry.unlink()
+        write_bank(session.root, files or {})
+        return session.root
+
+    session.load = load
+    return session

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import json
 import os
+import selectors
+import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 from anyio.from_thread import start_blocking_portal
 from conftest import cli_path
 from mcp import Client, StdioServerParameters
@@ -54,6 +57,39 @@ class Session:
             self._client_cm.__exit__(None, None, None)
         finally:
             self._portal_cm.__exit__(None, None, None)
+
+
+class Wire:
+    """The real server over raw stdio, reading answers with a guard so a silent server fails the test."""
+
+    def __init__(self, root: Path) -> None:
+        self.proc = subprocess.Popen([cli_path(), "--root", str(root)], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(self.proc.stdout, selectors.EVENT_READ)
+        self.pending = b""
+        hello = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
+        assert self.ask(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}).encode())
+        self.send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+
+    def send(self, line: bytes) -> None:
+        self.proc.stdin.write(line + b"\n")
+        self.proc.stdin.flush()
+
+    def ask(self, line: bytes) -> dict:
+        self.send(line)
+        while b"\n" not in self.pending:
+            if not self.selector.select(timeout=60):  # a guard against a server that never answers
+                pytest.fail("the server did not answer")
+            chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
+            assert chunk, "the server closed the wire"
+            self.pending += chunk
+        answer, _, self.pending = self.pending.partition(b"\n")
+        return json.loads(answer)
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait(timeout=20)
 
 
 class Snapshot:

@@ -12,14 +12,11 @@ code before the caps, and answers at once now. No assertion is about time.
 from __future__ import annotations
 
 import json
-import os
 import re
-import selectors
-import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import REPO, cli_path, run_cli
+from conftest import REPO, cli_in_process, run_cli
 from writekit import make_bank, tree_hash
 
 from memorybank import limits
@@ -33,7 +30,8 @@ def document(extra: str = "", body: str = "# Doc\n", title: str = "Doc") -> str:
 
 
 def validate_json(root: Path, *args: str) -> dict:
-    done = run_cli("--root", str(root), "--validate", "--json", *args)
+    """`--validate --json` through the CLI's entry point here (`--stats`, `--search`, `--guard`: real processes)."""
+    done = cli_in_process("--root", str(root), "--validate", "--json", *args)
     assert done.returncode in (0, 1), done.stderr
     return json.loads(done.stdout)
 
@@ -81,7 +79,7 @@ def test_a_document_over_the_body_limit_is_indexed_for_metadata_only(tmp_path):
     body_word = run_cli("--root", str(tmp_path), "--search", "zanzibarish", "--json")
     assert body_word.returncode == 0, body_word.stderr
     assert [r["path"] for r in json.loads(body_word.stdout)["results"]] == []
-    title_word = run_cli("--root", str(tmp_path), "--route", "quartermaster ledger", "--json")
+    title_word = cli_in_process("--root", str(tmp_path), "--route", "quartermaster ledger", "--json")
     assert "product/big.md" in [r["path"] for r in json.loads(title_word.stdout)["results"]]
 
 
@@ -98,15 +96,10 @@ def test_links_past_the_links_limit_are_counted_not_indexed(tmp_path):
 
 # -- writers: bounded inputs, refused by name, bank unchanged --------------------------------------
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    from mcpkit import Session
-
-    root = tmp_path_factory.mktemp("bank")
-    make_bank(root)
-    session = Session(root)
-    yield root, session
-    session.close()
+@pytest.fixture
+def served(writable_server):
+    """The worker's server over a `make_bank` bank, as built (conftest `writable_server`)."""
+    return writable_server.root, writable_server
 
 
 def refused_over_mcp(served, tool: str, args: dict, *fragments: str) -> None:
@@ -176,46 +169,10 @@ def test_guard_refuses_more_files_than_its_limit_by_name(tmp_path):
 
 # -- the wire: every request gets an answer, and no line is held whole -----------------------------
 
-class Wire:
-    """The real server over raw stdio, reading answers with a guard so a silent server fails the test."""
-
-    def __init__(self, root: Path) -> None:
-        self.proc = subprocess.Popen([cli_path(), "--root", str(root)], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        self.selector = selectors.DefaultSelector()
-        self.selector.register(self.proc.stdout, selectors.EVENT_READ)
-        self.pending = b""
-        hello = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
-        assert self.ask(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}).encode())
-        self.send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
-
-    def send(self, line: bytes) -> None:
-        self.proc.stdin.write(line + b"\n")
-        self.proc.stdin.flush()
-
-    def ask(self, line: bytes) -> dict:
-        self.send(line)
-        while b"\n" not in self.pending:
-            if not self.selector.select(timeout=60):  # a guard against a server that never answers
-                pytest.fail("the server did not answer")
-            chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
-            assert chunk, "the server closed the wire"
-            self.pending += chunk
-        answer, _, self.pending = self.pending.partition(b"\n")
-        return json.loads(answer)
-
-    def close(self) -> None:
-        self.proc.stdin.close()
-        self.proc.wait(timeout=20)
-
-
-@pytest.fixture(scope="module")
-def wire(tmp_path_factory):
-    root = tmp_path_factory.mktemp("wire")
-    make_bank(root)
-    raw = Wire(root)
-    yield raw
-    raw.close()
+@pytest.fixture
+def wire(raw_wire):
+    """The worker's real server over raw stdio (conftest `raw_wire`, shared with test_server_wire)."""
+    return raw_wire
 
 
 def test_a_request_behind_stray_bytes_gets_a_parse_error_with_its_id(wire):

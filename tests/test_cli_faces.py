@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, cli_in_process, cli_path, run_cli
-from mcpkit import Session
 
 from memorybank.catalog import ACTIONS, BY_NAME
 
@@ -26,11 +25,14 @@ FLAG = re.compile(r"(?<![\w-])--[a-z]")
 
 @pytest.fixture(scope="module")
 def bank(tmp_path_factory) -> Path:
+    return _faces_bank(tmp_path_factory.mktemp("faces") / "memory_bank")
+
+
+def _faces_bank(root: Path) -> Path:
     """A starter bank with one domain document and one document no index lists (an unregistered-doc finding)."""
     from memorybank.bank import Bank
     from memorybank.writers import create, init
 
-    root = tmp_path_factory.mktemp("faces") / "memory_bank"
     init(Bank(root), name="Acme")
     create(Bank(root), path="domain/tax.md", doc_kind="domain", title="Tax", purpose="Read for tax rules.",
            derived_from=["../product/context.md"], body="# Tax\n\n## Rules\n\nTax is applied per line.\n")
@@ -74,20 +76,18 @@ def test_the_cli_names_commands_and_options_never_tools(bank):
     assert "(see `mcp-memorybank search`)" in text.stdout and not TOOL.search(text.stdout)
 
 
-def test_mcp_names_tools_and_parameters_never_flags(bank):
-    session = Session(bank)
-    try:
-        for _, tool, tool_args, _, mcp_says in POINTING:
-            if tool is None:
-                continue
-            result = session.call(tool, tool_args)
-            text = result.content[0].text
-            assert mcp_says in text, (tool, text)
-            assert not FLAG.search(text), (tool, text)
-            if not result.is_error and '"see"' in text:
-                assert all(name.startswith("bank_") for row in _with_see(json.loads(text)) for name in row["see"])
-    finally:
-        session.close()
+def test_mcp_names_tools_and_parameters_never_flags(scratch_server):
+    session = scratch_server
+    _faces_bank(session.load())  # the same bank, in the worker's server
+    for _, tool, tool_args, _, mcp_says in POINTING:
+        if tool is None:
+            continue
+        result = session.call(tool, tool_args)
+        text = result.content[0].text
+        assert mcp_says in text, (tool, text)
+        assert not FLAG.search(text), (tool, text)
+        if not result.is_error and '"see"' in text:
+            assert all(name.startswith("bank_") for row in _with_see(json.loads(text)) for name in row["see"])
 
 
 def _with_see(value):

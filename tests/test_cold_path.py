@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import cli_in_process, run_cli
 
 from memorybank.bank import Bank
 from memorybank.route import route
@@ -64,21 +64,19 @@ def _edit_again(root: Path) -> None:
         doc.write_text(doc.read_text(encoding="utf-8").replace("The ", "A ", 2), encoding="utf-8")
 
 
-def test_a_warm_server_after_an_edit_answers_as_a_cold_cli(tmp_path):
-    from mcpkit import Session
-    root = _bank(tmp_path / "bank")
-    session = Session(root)
-    try:
-        session.ok("bank_route", {"question": QUESTIONS[0]})
-        session.ok("bank_search", {"query": QUERIES[0]})
-        _edit(root)
-        served = [session.ok("bank_route", {"question": q}) for q in QUESTIONS]
-        served += [session.ok("bank_search", {"query": q}) for q in QUERIES]
-    finally:
-        session.close()
-    off = {"MEMORYBANK_CACHE": "off"}
-    cold = [json.loads(run_cli("--root", str(root), "--route", q, "--json", env=off).stdout) for q in QUESTIONS]
-    cold += [json.loads(run_cli("--root", str(root), "--search", q, "--json", env=off).stdout) for q in QUERIES]
+def test_a_warm_server_after_an_edit_answers_as_a_cold_cli(scratch_server):
+    session = scratch_server
+    root = _bank(session.load())
+    session.ok("bank_route", {"question": QUESTIONS[0]})
+    session.ok("bank_search", {"query": QUERIES[0]})
+    _edit(root)
+    served = [session.ok("bank_route", {"question": q}) for q in QUESTIONS]
+    served += [session.ok("bank_search", {"query": q}) for q in QUERIES]
+    off = {"MEMORYBANK_CACHE": "off"}  # the first through a real process, the rest through its entry point here
+    cold = [json.loads((cli_in_process if i else run_cli)("--root", str(root), "--route", q, "--json",
+                                                          env=off).stdout) for i, q in enumerate(QUESTIONS)]
+    cold += [json.loads(cli_in_process("--root", str(root), "--search", q, "--json", env=off).stdout)
+             for q in QUERIES]
     for got, want in zip(served, cold):
         got.pop("refresh_ms", None), want.pop("refresh_ms", None)
         assert got == want

@@ -7,7 +7,7 @@ import json
 import random
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import cli_in_process, run_cli
 
 from memorybank import cache
 from memorybank.bank import Bank, bank_for
@@ -89,12 +89,14 @@ def test_a_restored_compact_index_answers_as_a_fresh_build(tmp_path, _private_ca
 
 
 def test_the_cli_answers_alike_with_the_cache_cold_warm_and_off(tmp_path, _private_cache_dir):
-    """Real processes: the CLI cold (writes the cache), warm (restores it) and off."""
+    """The CLI cold (writes the cache) and off through its entry point here, warm through real processes
+    (a fresh interpreter restores what another process wrote)."""
     root = _bank(tmp_path / "bank")
     calls = [("--route", q) for q in QUESTIONS[:2]] + [("--search", q) for q in QUERIES[:2]]
     outputs = {}
-    for label, env in (("cold", {}), ("warm", {}), ("off", {"MEMORYBANK_CACHE": "off"})):
-        outputs[label] = [run_cli("--root", str(root), *call, "--json", env=env).stdout for call in calls]
+    for label, env, cli in (("cold", {}, cli_in_process), ("warm", {}, run_cli),
+                            ("off", {"MEMORYBANK_CACHE": "off"}, cli_in_process)):
+        outputs[label] = [cli("--root", str(root), *call, "--json", env=env).stdout for call in calls]
     assert outputs["cold"] == outputs["warm"] == outputs["off"]
     assert json.loads(outputs["warm"][2])["results"][0]["path"] == "ops/many.md"
 

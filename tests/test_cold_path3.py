@@ -8,7 +8,7 @@ import datetime
 import json
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import cli_in_process, run_cli
 
 from memorybank import cache
 from memorybank.bank import Bank
@@ -87,13 +87,16 @@ def test_the_cache_restores_what_a_fresh_parse_reads(tmp_path, _private_cache_di
 
 
 def test_the_cli_reads_alike_with_the_cache_cold_warm_and_off(tmp_path, _private_cache_dir):
-    """Real processes: `read` shows the frontmatter, `validate` the key lines its findings point at."""
+    """`read` shows the frontmatter, `validate` the key lines its findings point at: cold (writes the
+    cache) and off through the CLI's entry point here, warm through real processes (a fresh interpreter
+    restores what another process wrote)."""
     root = _bank(tmp_path / "bank")
     calls = [("--read", "lists.md"), ("--read", "quoted.md"), ("--validate",),
              ("--read", "plain.md", "--section", "notes")]
     outputs = {}
-    for label, env in (("cold", {}), ("warm", {}), ("off", {"MEMORYBANK_CACHE": "off"})):
-        outputs[label] = [run_cli("--root", str(root), *call, "--json", env=env).stdout for call in calls]
+    for label, env, cli in (("cold", {}, cli_in_process), ("warm", {}, run_cli),
+                            ("off", {"MEMORYBANK_CACHE": "off"}, cli_in_process)):
+        outputs[label] = [cli("--root", str(root), *call, "--json", env=env).stdout for call in calls]
     assert outputs["cold"] == outputs["warm"] == outputs["off"]
     read = json.loads(outputs["warm"][0])
     assert read["frontmatter"]["nested"] == {"a": 1, "b": ["x", "y"]}

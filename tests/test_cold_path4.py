@@ -10,7 +10,7 @@ import random
 import re
 from pathlib import Path
 
-from conftest import run_cli
+from conftest import cli_in_process, run_cli
 
 from memorybank import echo, headings
 from memorybank.parse import _CLOSE, _close, _resolve, fast_frontmatter, load_yaml, parse_document
@@ -165,7 +165,8 @@ def test_links_edges_and_claims_answer_alike_after_a_route_only_cold_start(tmp_p
              ("--read", "domain/billing.md", "--section", "rounding"), ("--route", "tax rates per region"),
              ("--search", "rounded")]
     warm = [run_cli("--root", str(root), *call, "--json").stdout for call in calls]
-    off = [run_cli("--root", str(root), *call, "--json", env={"MEMORYBANK_CACHE": "off"}).stdout for call in calls]
+    off = [cli_in_process("--root", str(root), *call, "--json", env={"MEMORYBANK_CACHE": "off"}).stdout
+           for call in calls]  # the reference: the entry point here, with a fresh bank each call
     assert warm == off
     assert {p: (root / p).read_bytes() for p in BANK} == before and sorted(
         str(p.relative_to(root)) for p in root.rglob("*") if p.is_file()) == sorted(BANK)

@@ -8,7 +8,6 @@ import shutil
 
 import pytest
 from conftest import CORPORA, cli_in_process, doc, run_cli, write_bank
-from mcpkit import Session
 
 from memorybank.lang import estimate_tokens
 
@@ -85,15 +84,12 @@ def test_filters_hold_for_body_evidence_too(tmp_path):
     assert paths(route_json(root, "flushed to disk", "--layer", "knowledge")) == ["engineering/storage.md"]
 
 
-def test_mixed_bank_over_the_mcp_server(tmp_path):
-    root = write_bank(tmp_path / "bank", {**{f"notes/{k}": v for k, v in PLAIN.items()}, **GOVERNED})
-    session = Session(root)
-    try:
-        owner = session.ok("bank_route", {"question": "retry policy"})["results"][0]
-        body = session.ok("bank_route", {"question": "which crate runs concurrent downloads"})["results"][0]
-        nothing = session.ok("bank_route", {"question": "kubernetes helm quantum"})
-    finally:
-        session.close()
+def test_mixed_bank_over_the_mcp_server(scratch_server):
+    session = scratch_server
+    session.load({**{f"notes/{k}": v for k, v in PLAIN.items()}, **GOVERNED})
+    owner = session.ok("bank_route", {"question": "retry policy"})["results"][0]
+    body = session.ok("bank_route", {"question": "which crate runs concurrent downloads"})["results"][0]
+    nothing = session.ok("bank_route", {"question": "kubernetes helm quantum"})
     assert owner["path"] == "domain/retries.md"
     assert body["path"] == "notes/techContext.md" and "body: L" in body["why"]
     assert nothing["results"] == [] and "hint" in nothing

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 from conftest import cli_path, doc, git_repo, run_cli
-from mcpkit import Session, Snapshot
 from test_hook import block_reason, stop
 from writekit import make_bank
 
@@ -90,29 +89,15 @@ def test_the_stop_hook_never_counts_notes_through_a_symlinked_inbox(tmp_path):
 
 # -- body_file / content_file over MCP ----------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def home_server(tmp_path_factory):
-    """One server for the MCP tests below (a start costs a second of CPU), over a bank in a home folder.
+@pytest.fixture
+def home_served(writable_server):
+    """The worker's server (a start costs ~2 s of CPU) over a bank in a home folder, as built.
 
     A bank kept in a home folder that is not a git repository (or in a dotfiles repository) has the
-    home folder as its project: `.ssh/id_rsa`, `.aws/credentials`, `.env` were all "inside the project".
+    home folder as its project: `.ssh/id_rsa`, `.aws/credentials`, `.env` were all "inside the project"
+    (conftest `writable_server` puts `.ssh/id_rsa`, `.env` and `notes.md` there).
     """
-    home = tmp_path_factory.mktemp("attack") / "home"
-    root = make_bank(home / "memory_bank").root
-    (home / ".ssh").mkdir()
-    (home / ".ssh" / "id_rsa").write_text("PRIVATE KEY\n")
-    (home / ".env").write_text("TOKEN=secret\n")
-    (home / "notes.md").write_text("A plain note.\n")
-    session = Session(root)
-    session.home, session.root, session.snapshot = home, root, Snapshot(root)
-    yield session
-    session.close()
-
-
-@pytest.fixture
-def home_served(home_server):
-    home_server.snapshot.restore()  # each test starts from the bank as built
-    return home_server
+    return writable_server
 
 
 def test_over_mcp_no_hidden_file_or_folder_of_the_project_is_read(home_served):

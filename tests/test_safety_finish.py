@@ -96,13 +96,10 @@ def test_a_bank_symlink_the_user_made_or_one_inside_the_project_is_followed(link
 
 # -- the MCP face: prompt arguments, null, base_version on every writer ------------------------------
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    root = make_bank(tmp_path_factory.mktemp("finish") / "bank").root
-    session = Session(root)
-    session.root = root
-    yield session
-    session.close()
+@pytest.fixture
+def served(writable_server):
+    """The worker's server over a `make_bank` bank, as built (conftest `writable_server`)."""
+    return writable_server
 
 
 def version(session: Session, path: str) -> str:

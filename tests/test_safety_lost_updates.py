@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 from conftest import run_cli
-from mcpkit import Session, Snapshot
 from writekit import make_bank, tree_hash
 
 from memorybank.writers.files import Changed, Transaction
@@ -20,22 +19,11 @@ from memorybank.writers.files import Changed, Transaction
 V = "product/vision.md"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """One server for the module (a start costs a second of CPU); each test gets the bank back as built."""
-    bank = make_bank(tmp_path_factory.mktemp("lost") / "bank")
-    session = Session(bank.root)
-    session.root = bank.root
-    session.snapshot, session.built = Snapshot(bank.root), tree_hash(bank.root)
-    yield session
-    session.close()
-
-
 @pytest.fixture
-def served(server):
-    server.snapshot.restore()
-    assert tree_hash(server.root) == server.built
-    return server
+def served(writable_server):
+    """The worker's server over a `make_bank` bank (a start costs ~2 s of CPU), given back as built before
+    each test (conftest `writable_server`)."""
+    return writable_server
 
 
 def _rewrite_keeping_stamp(path: Path, text: str) -> None:

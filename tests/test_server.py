@@ -11,7 +11,7 @@ from pathlib import Path
 
 import anyio
 import pytest
-from conftest import FIXTURE, cli_path
+from conftest import FIXTURE, cli_in_process, cli_path
 from mcpkit import Session, params, payload  # noqa: F401 (params: test_server_history imports it from here)
 
 from memorybank.server.budget import BUDGETS, measure
@@ -143,8 +143,7 @@ def test_surface_command_prints_the_table_with_the_flags_applied(bank):
                          capture_output=True, text=True)
     assert out.returncode == 0 and "bank_route" in out.stdout and "mode full" in out.stdout
     assert "bank_create" not in out.stdout  # --tools reached the real server
-    out = subprocess.run([cli_path(), "--root", str(bank), "--off", str(bank.parent), "--surface", "--json"],
-                         capture_output=True, text=True)
+    out = cli_in_process("--root", str(bank), "--off", str(bank.parent), "--surface", "--json")
     data = json.loads(out.stdout)
     assert data["mode"] == "off" and data["tools"] == {} and data["total"] <= BUDGETS["off"]
 

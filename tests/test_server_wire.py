@@ -9,11 +9,9 @@ bank_validate with megabytes.
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 
 import pytest
-from conftest import FIXTURE, cli_path, doc, write_bank
+from conftest import FIXTURE, doc, write_bank
 
 from memorybank.bank import Bank
 from memorybank.errors import BankError, clip
@@ -45,34 +43,22 @@ def test_readable_lines_and_lines_nobody_waits_for_pass_unchanged():
         assert sanitize(line) == line
 
 
-def test_the_real_server_answers_every_unreadable_request_and_keeps_serving(tmp_path):
-    root = tmp_path / "bank"
-    shutil.copytree(FIXTURE, root)
-    proc = subprocess.Popen([cli_path(), "--root", str(root)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, text=True)
-    try:
-        def ask(line: str) -> dict:
-            proc.stdin.write(line + "\n")
-            proc.stdin.flush()
-            return json.loads(proc.stdout.readline())
+def test_the_real_server_answers_every_unreadable_request_and_keeps_serving(raw_wire):
+    """The worker's real server over raw stdio on a copy of fixture-bank/ (conftest `raw_wire`)."""
+    def ask(line: str) -> dict:
+        return raw_wire.ask(line.encode("utf-8"))
 
-        hello = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}
-        assert ask(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": hello}))["id"] == 0
-        proc.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
-        for n, arguments in enumerate(UNREADABLE.values(), 1):
-            answer = ask(CALL % (n, arguments))
-            assert answer["id"] == n and answer["result"]["isError"] is True
-            assert "cannot be read" in answer["result"]["content"][0]["text"]
-        listing = ask('{"jsonrpc":"2.0","id":20,"method":"tools/list","params":{"cursor":"\\ud800"}}')
-        assert listing["id"] == 20 and listing["error"]["code"] == -32602
-        long_path = ask(CALL.replace("bank_route", "bank_read") % (21, json.dumps({"path": "x" * 100_000})))
-        text = long_path["result"]["content"][0]["text"]
-        assert long_path["result"]["isError"] and text.startswith("Path is too long") and len(text) < 400
-        ok = ask(CALL % (22, '{"question":"invoice rounding","limit":3.0}'))
-        assert json.loads(ok["result"]["content"][0]["text"])["results"][0]["path"] == "domain/invoices.md"
-    finally:
-        proc.stdin.close()
-        proc.wait(timeout=20)
+    for n, arguments in enumerate(UNREADABLE.values(), 1):
+        answer = ask(CALL % (n, arguments))
+        assert answer["id"] == n and answer["result"]["isError"] is True
+        assert "cannot be read" in answer["result"]["content"][0]["text"]
+    listing = ask('{"jsonrpc":"2.0","id":20,"method":"tools/list","params":{"cursor":"\\ud800"}}')
+    assert listing["id"] == 20 and listing["error"]["code"] == -32602
+    long_path = ask(CALL.replace("bank_route", "bank_read") % (21, json.dumps({"path": "x" * 100_000})))
+    text = long_path["result"]["content"][0]["text"]
+    assert long_path["result"]["isError"] and text.startswith("Path is too long") and len(text) < 400
+    ok = ask(CALL % (22, '{"question":"invoice rounding","limit":3.0}'))
+    assert json.loads(ok["result"]["content"][0]["text"])["results"][0]["path"] == "domain/invoices.md"
 
 
 def test_refusals_cut_echoed_values():
