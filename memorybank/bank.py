@@ -18,7 +18,7 @@ from .frozen import Value, assign
 from .gcpause import bulk
 from .gitutil import ignored
 from .limits import BODY_INDEX_MAX, FRONTMATTER_MAX
-from .parse import parse_document
+from .parse import drop_memos, parse_document
 from .paths import layer_for, normalize_path
 from .records import Doc
 
@@ -311,6 +311,8 @@ class Bank:
                     failed.append(path)
                     continue
                 self.docs[path] = doc
+        if len(added) + len(changed) > BULK:
+            drop_memos()  # the parse's line and target memos are not kept beside the documents
         for path in failed:
             stamps.pop(path, None)
             self.docs.pop(path, None)

@@ -601,6 +601,9 @@ def main(argv: list[str] | None = None) -> None:
     more than the call itself on a big bank.
     """
     if argv is None:
+        from .stdio import plug_closed
+
+        plug_closed()
         try:
             _main(argv)
             code = 0
@@ -756,9 +759,8 @@ def _fast_flag_values(args: list[str]) -> dict[str, Any] | None:
         if kind == "many":
             values[dest] = (*values[dest], value)
         elif kind == "whole":
-            low, high = detail
-            number = int(value) if value.isascii() and value.isdigit() else None
-            if number is None or number < low or (high is not None and number > high):
+            number = _fast_value(kind, detail, value)
+            if number is None:
                 return None
             values[dest] = number
         elif kind == "choice":
@@ -879,7 +881,10 @@ def _fast_value(kind: str, detail: Any, value: str) -> Any:
     """One option's value as click converts it, or None where click would refuse it (or check more)."""
     if kind == "whole":
         low, high = detail
-        number = int(value) if value.isascii() and value.isdigit() else None
+        try:  # more digits than int() reads (4,300 by default) go to click, which refuses them as any bad number
+            number = int(value) if value.isascii() and value.isdigit() else None
+        except ValueError:
+            return None
         if number is None or (low is not None and number < low) or (high is not None and number > high):
             return None
         return number

@@ -29,6 +29,8 @@ from .records import Doc
 from .search import SearchIndex, _best_line, _Body, _line_needles
 
 SATURATED_CACHE = 128  # terms whose saturated postings are kept per index
+CONCEPT_CACHE = 16  # concepts whose merged evidence is kept per index (each up to one float per document)
+BODIES_KEPT, BODY_CHARS = 32, 500_000  # bodies best_line keeps between route calls, and their characters
 EXCERPT = 32  # characters of the best line quoted in `why` (five rows must fit 300 tokens)
 
 
@@ -41,12 +43,13 @@ class Evidence(Value):
     weights: list[float]
     per_concept: list[dict[int, float]]
     dfs: tuple[int, ...]  # per concept: the counted documents holding it (0: none does)
+    said: list[dict[int, bool]]  # per concept: id -> its metadata names it (memo)
 
-    __slots__ = ("raw", "total", "concepts", "weights", "per_concept", "dfs")
+    __slots__ = ("raw", "total", "concepts", "weights", "per_concept", "dfs", "said")
 
     def __init__(
         self, raw: dict[int, float], total: float, concepts: list[SearchConcept], weights: list[float],
-        per_concept: list[dict[int, float]], dfs: tuple[int, ...] = ()
+        per_concept: list[dict[int, float]], dfs: tuple[int, ...] = (), said: list[dict[int, bool]] | None = None
     ) -> None:
         assign(self, "raw", raw)
         assign(self, "total", total)
@@ -54,6 +57,7 @@ class Evidence(Value):
         assign(self, "weights", weights)
         assign(self, "per_concept", per_concept)
         assign(self, "dfs", dfs)
+        assign(self, "said", [] if said is None else said)
 
     def strength(self, sid: int) -> float:
         return self.raw.get(sid, 0.0) / self.total
@@ -68,13 +72,20 @@ class Evidence(Value):
         Each concept counts once per document, at the evidence that names it first: a word the title
         already matched earns nothing more for appearing in the prose too.
         """
-        title, purpose = index.meta[sid]
-        terms = title | purpose | index.keys[sid]
+        terms: set[str] | None = None
         found = 0.0
-        for concept, weight, values in zip(self.concepts, self.weights, self.per_concept):
+        said = self.said or [{} for _ in self.concepts]
+        for concept, weight, values, memo in zip(self.concepts, self.weights, self.per_concept, said):
             value = values.get(sid)
-            if value and not named(concept, terms):
-                found += weight * value
+            if value:
+                held = memo.get(sid)  # kept with the concept's evidence: a document's metadata changes with its id
+                if held is None:
+                    if terms is None:
+                        title, purpose = index.meta[sid]
+                        terms = title | purpose | index.keys[sid]
+                    held = memo[sid] = named(concept, terms)
+                if not held:
+                    found += weight * value
         return found / self.total
 
 
@@ -146,44 +157,74 @@ def body_evidence(index: SearchIndex, concepts: list[SearchConcept]) -> Evidence
     raw: dict[int, float] = {}
     weights: list[float] = []
     per_concept: list[dict[int, float]] = []
-    floor = index.idf(0)
-    counted = index.population()[0]
-    lexicon = index.lexicon
-    assert lexicon is not None
+    said: list[dict[int, bool]] = []
     dfs: list[int] = []
     for concept in content:
-        best: dict[int, float] = {}
-        df = 0
-        whole_known = any(form.terms[0] in index.postings for form in concept.forms)
-        forms = concept.parts if concept.parts and not whole_known else concept.forms
-        summed = forms is concept.parts
-        for form in forms:
-            parts, smallest = _form_parts(index, form.terms, form.tier / 10)
-            if smallest and (not df or smallest < df):
-                df = smallest
-            if not best:
-                best = dict(parts)
-                continue
-            get = best.get
-            if summed:
-                best.update({k: get(k, 0.0) + v for k, v in parts.items()})
-            else:
-                best.update({k: v for k, v in parts.items() if v > get(k, 0.0)})
-        if summed:
-            best = {k: min(v, 1.0) for k, v in best.items()}
-        if df and any(lexicon.everyday(form.label) for form in concept.forms):
-            weight = index.idf(everyday_df(df, counted))  # an everyday word held: little evidence (everyday.py)
-        else:
-            weight = index.idf(df) if df else floor
+        weight, best, df, memo = _concept_evidence(index, concept)
         weights.append(weight)
         dfs.append(df)
         per_concept.append(best)
+        said.append(memo)
         if not raw:
             raw = {k: weight * v for k, v in best.items()}
         else:
             get_r = raw.get
             raw.update({k: get_r(k, 0.0) + weight * v for k, v in best.items()})
-    return Evidence(raw, sum(weights) or 1.0, content, weights, per_concept, tuple(dfs))
+    return Evidence(raw, sum(weights) or 1.0, content, weights, per_concept, tuple(dfs), said)
+
+
+def _concept_evidence(index: SearchIndex,
+                      concept: SearchConcept) -> tuple[float, dict[int, float], int, dict[int, bool]]:
+    """One concept's idf weight, saturated value per id and counted df, memoised per index state, with the
+    memo of which ids' metadata names it (`Evidence.beyond` fills it).
+
+    Every question that names a concept repeats this merge over all its forms' postings (thousands
+    of ids for a common word); it changes only when a document does, so it is kept (for the
+    `CONCEPT_CACHE` most recent concepts) until the index's stamp moves, like `_saturated`.
+    Callers must not change the returned dict."""
+    stamp = (index.total_length, index.live, len(index.paths), index.total_postings, index.bank.generation,
+             index.lexicon)
+    cache = index.concept_evidence
+    hit = cache.get(concept)
+    if hit is not None and hit[0] == stamp:
+        return hit[1], hit[2], hit[3], hit[4]
+    floor = index.idf(0)
+    counted = index.population()[0]
+    lexicon = index.lexicon
+    assert lexicon is not None
+    best: dict[int, float] = {}
+    df = 0
+    whole_known = any(form.terms[0] in index.postings for form in concept.forms)
+    forms = concept.parts if concept.parts and not whole_known else concept.forms
+    summed = forms is concept.parts
+    owned = False  # `best` may be `_saturated`'s memo itself: copied before a later form changes it
+    for form in forms:
+        parts, smallest = _form_parts(index, form.terms, form.tier / 10)
+        if smallest and (not df or smallest < df):
+            df = smallest
+        if not best:
+            best = parts
+            continue
+        get = best.get
+        if summed:
+            changes = {k: get(k, 0.0) + v for k, v in parts.items()}
+        else:
+            changes = {k: v for k, v in parts.items() if v > get(k, 0.0)}
+        if changes:
+            if not owned:
+                best, owned = dict(best), True
+            best.update(changes)
+    if summed:
+        best = {k: min(v, 1.0) for k, v in best.items()}
+    if df and any(lexicon.everyday(form.label) for form in concept.forms):
+        weight = index.idf(everyday_df(df, counted))  # an everyday word held: little evidence (everyday.py)
+    else:
+        weight = index.idf(df) if df else floor
+    if len(cache) >= CONCEPT_CACHE:
+        cache.pop(next(iter(cache)))
+    memo: dict[int, bool] = {}
+    cache[concept] = (stamp, weight, best, df, memo)
+    return weight, best, df, memo
 
 
 def named(concept: SearchConcept, terms: set[str]) -> bool:
@@ -217,14 +258,13 @@ def best_line(index: SearchIndex, evidence: Evidence, doc: Doc,
     """The body line carrying most of the evidence: `(file line, short excerpt, heading above it)`.
 
     `needles`: `line_needles(index, evidence)`, when the caller places lines in several documents."""
-    text = index.body(doc.path, doc)
-    if not text or not evidence.concepts:
+    body = _kept_body(index, doc)
+    if body is None or not body.text or not evidence.concepts:
         return None
     assert index.lexicon is not None
     if needles is None:
         needles = line_needles(index, evidence)
-    line, excerpt = _best_line(needles, evidence.weights, _Body(text), doc.body_line, evidence.concepts,
-                               index.lexicon)
+    line, excerpt = _best_line(needles, evidence.weights, body, doc.body_line, evidence.concepts, index.lexicon)
     if not excerpt:
         return None
     excerpt = excerpt.lstrip("#>-*| ").strip() or excerpt
@@ -237,3 +277,28 @@ def best_line(index: SearchIndex, evidence: Evidence, doc: Doc,
         else:
             break
     return line, excerpt, section
+
+
+def _kept_body(index: SearchIndex, doc: Doc) -> _Body | None:
+    """The document's body as `_best_line` reads it, kept between route calls with the lines each concept
+    was found on (`_Body.placed`), for the `BODIES_KEPT` documents last shown and at most `BODY_CHARS`
+    characters in all.
+
+    Kept per parsed document: a refresh that sees the file's stamp move parses it again into a new
+    `Doc`, which misses here, so an edit, a rename or a delete is never answered from an old text.
+    None when the file cannot be read (not kept: the next call tries again)."""
+    kept = index.bodies
+    hit = kept.pop(doc.path, None)
+    if hit is not None and hit[0] is doc:
+        kept[doc.path] = hit  # the most recent last
+        return hit[1]
+    text = index.body(doc.path, doc)
+    if text is None:
+        return None
+    body = _Body(text)
+    if len(text) <= BODY_CHARS:
+        kept[doc.path] = (doc, body)
+        size = sum(len(entry[1].text) for entry in kept.values())
+        while len(kept) > BODIES_KEPT or size > BODY_CHARS:  # the oldest go first
+            size -= len(kept.pop(next(iter(kept)))[1].text)
+    return body

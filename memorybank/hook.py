@@ -361,6 +361,10 @@ def decide(event: dict, explicit_root: str | None, now: float) -> str | None:
 def main(argv: list[str] | None = None) -> None:
     """Entry point: print a block decision or nothing; always exit 0. `prime` / `session-start` dispatch."""
     args = sys.argv[1:] if argv is None else argv
+    if argv is None:
+        from .stdio import plug_closed
+
+        plug_closed()
     if args and args[0] in ("prime", "session-start"):
         try:
             from .hook_prime import main as prime_main

@@ -168,6 +168,41 @@ def _fast_scalar(text: str) -> Any:
     return text
 
 
+_SKIP = (0,)  # a blank line or a comment at column 0
+_DEFER = (-1,)  # a line the scanner does not model: YAML reads the block
+_LINES: dict[str, tuple] = {}  # line -> what `_scan_line` makes of it, for the lines banks repeat
+_LINES_MAX = 8192
+
+
+def _scan_line(line: str) -> tuple:
+    """What one frontmatter line is, on its own: `_SKIP`, `_DEFER`, `(1, item value, indent)` or
+    `(2, key, value, opens a list)`. Stateless, so a line seen before (`status: active`, `  - ../x.md`)
+    is answered from `_LINES` (issue 15: the cold build; values are immutable scalars, safe to share)."""
+    if not line or line.isspace() or line.lstrip().startswith("#"):
+        if line and not line.isspace() and line[0] != "#":
+            return _DEFER  # an indented comment may sit inside a block we do not model
+        return _SKIP
+    if line[0] == " " or line[0] == "-":
+        stripped = line.lstrip(" ")  # an item line: `[ ]*- (.*)$`
+        if not stripped.startswith("- "):
+            return _DEFER
+        raw_item = stripped[2:].strip(" ")
+        value = _fast_scalar(raw_item)
+        if value is _MISS or raw_item.startswith("-"):
+            return _DEFER
+        return (1, value, len(line) - len(stripped))
+    name, colon, rest = line.partition(":")  # a key line: `name:( +(.*))?$`
+    if not colon or (rest and rest[0] != " ") or not _key_name(name):
+        return _DEFER
+    key, raw = sys.intern(name), rest.lstrip(" ").rstrip(" ")
+    if key in _FAST_NULL or key in _FAST_BOOL:
+        return _DEFER  # typed keys: let YAML decide
+    value = _fast_scalar(raw)
+    if value is _MISS:
+        return _DEFER
+    return (2, key, value, not raw)
+
+
 def fast_frontmatter(lines: list[str], key_lines: dict[str, int] | None = None) -> dict[str, Any] | None:
     """Parse the common frontmatter shape without YAML, or return None to defer to YAML.
 
@@ -183,43 +218,35 @@ def fast_frontmatter(lines: list[str], key_lines: dict[str, int] | None = None) 
     items: list[Any] | None = None
     open_key = False
     item_indent = 0
-    intern = sys.intern
+    memo = _LINES
     for number, line in enumerate(lines, 2):
-        if not line or line.isspace() or line.lstrip().startswith("#"):
-            if line and not line.isspace() and line[0] != "#":
-                return None  # an indented comment may sit inside a block we do not model
-            continue
-        if line[0] == " " or line[0] == "-":
-            stripped = line.lstrip(" ")  # an item line: `[ ]*- (.*)$`
-            if not stripped.startswith("- ") or key is None or (items is None and not open_key):
+        kind = memo.get(line)
+        if kind is None:
+            kind = _scan_line(line)
+            if len(memo) < _LINES_MAX and len(line) < 200:
+                memo[line] = kind
+        tag = kind[0]
+        if tag == 1:
+            if key is None or (items is None and not open_key):
                 return None
-            raw_item = stripped[2:].strip(" ")
-            value = _fast_scalar(raw_item)
-            if value is _MISS or raw_item.startswith("-"):
-                return None
-            indent = len(line) - len(stripped)
             if items is None:
                 items = []
                 data[key] = items
-                item_indent = indent
-            elif indent != item_indent:
+                item_indent = kind[2]
+            elif kind[2] != item_indent:
                 return None
-            items.append(value)
-            continue
-        name, colon, rest = line.partition(":")  # a key line: `name:( +(.*))?$`
-        if not colon or (rest and rest[0] != " ") or not _key_name(name):
+            items.append(kind[1])
+        elif tag == 2:
+            key = kind[1]
+            items = None
+            open_key = kind[3]
+            if key in data:
+                return None  # duplicate keys: let YAML decide
+            data[key] = kind[2]
+            if key_lines is not None:
+                key_lines[key] = number
+        elif tag < 0:
             return None
-        key, raw = intern(name), rest.lstrip(" ").rstrip(" ")
-        items = None
-        open_key = not raw
-        if key in data or key in _FAST_NULL or key in _FAST_BOOL:
-            return None  # duplicate or typed keys: let YAML decide
-        value = _fast_scalar(raw)
-        if value is _MISS:
-            return None
-        data[key] = value
-        if key_lines is not None:
-            key_lines[key] = number
     return data
 
 
@@ -271,6 +298,9 @@ _LENIENT_SUB = re.compile(r"^[ \t]+([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*$")
 
 def text_of(value: Any) -> str | None:
     """A scalar frontmatter value as display text; lists and mappings give None."""
+    if type(value) is str:  # nearly every value: what the checks below would make of it
+        text = value.strip()
+        return text or None
     if value is None or isinstance(value, (list, dict)):
         return None
     if isinstance(value, bool):
@@ -393,7 +423,7 @@ def _edges(path: str, value: Any, lines: list[str] | None = None, start: int | N
             raw = text_of(item)
         if not raw:
             continue
-        target, external = _resolve(path, raw)
+        target, external = _resolved(path, raw)
         if target in (".", "") or target.endswith("/.."):
             continue
         line = None
@@ -403,8 +433,32 @@ def _edges(path: str, value: Any, lines: list[str] | None = None, start: int | N
         raw = sys.intern(raw)
         if items is value and type(item) is str and item == raw:
             value[index] = raw  # the frontmatter's list holds the same (equal) string once, not twice
-        edges.append(_record(Edge, (raw, sys.intern(target), fit, external, line)))  # Edge(raw, target, fit, ...)
+        edges.append(_record(Edge, (raw, target, fit, external, line)))  # Edge(raw, target, fit, ...)
     return tuple(edges)
+
+
+_RESOLVED: dict[tuple[str, str], tuple[str, bool]] = {}  # (folder, raw) -> `_resolve`, interned
+_RESOLVED_MAX = 16384
+
+
+def _resolved(path: str, raw: str) -> tuple[str, bool]:
+    """`_resolve(path, raw)` with its target interned, remembered per (folder, raw): the documents of
+    a folder name the same targets again and again (issue 15: the cold build resolves every edge)."""
+    key = (path.rpartition("/")[0], raw)
+    found = _RESOLVED.get(key)
+    if found is None:
+        target, external = _resolve(path, raw)
+        found = (sys.intern(target), external)
+        if len(_RESOLVED) < _RESOLVED_MAX and "//" not in path:  # `//` would make dirname differ
+            _RESOLVED[key] = found
+    return found
+
+
+def drop_memos() -> None:
+    """Forget the remembered lines and targets (a few MB at their caps): after a bulk build, so a
+    server holds only its documents (issue 15: RSS); the next parses fill them again as needed."""
+    _LINES.clear()
+    _RESOLVED.clear()
 
 
 def _resolve(path: str, raw: str) -> tuple[str, bool]:
@@ -462,6 +516,7 @@ def _scan_body(path: str, body: str, first_line: int
     refs: list[RuleRef] = []
     more_links = 0
     if "](" in body:
+        ticks = "`" in body  # no backtick in the body: no link can sit in a code span
         line, pos = first_line, 0
         for match in _LINK.finditer(body):
             line += body.count("\n", pos, match.start())
@@ -470,14 +525,16 @@ def _scan_body(path: str, body: str, first_line: int
             bare = raw.split("#", 1)[0]
             if not bare.endswith(".md") or _SCHEME.match(raw) or raw.startswith("/"):
                 continue
-            if (fences and _in_ranges(line, fences)) or ("`" in _line_at(body, pos) and _in_code_span(body, pos)):
+            if (fences and _in_ranges(line, fences)) or (
+                    ticks and "`" in _line_at(body, pos) and _in_code_span(body, pos)):
                 continue
             if len(links) >= LINKS_MAX:
                 more_links += 1
                 continue
-            target, external = _resolve(path, bare)
+            target, external = _resolved(path, bare)
             links.append(_record(Link, (target, raw, line, external)))
-    if ".md" in body:
+    if ".md" in body and (not body.isascii() or _may_claim(body)):
+        # (an ASCII body none of whose lines can claim, as `_may_claim` on the whole body tells, is skipped)
         # Claims are rare and always end in ".md": find those, then match only their lines.
         seen_lines: set[int] = set()
         line, pos = first_line, 0
@@ -594,7 +651,9 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         else:
             has_frontmatter = True
             block = text[head.end():end_match[0]]
-            lines = [line[:-1] if line.endswith("\r") else line for line in block.split("\n")]
+            lines = block.split("\n")
+            if "\r" in block:
+                lines = [line[:-1] if line.endswith("\r") else line for line in lines]
             if lines and lines[-1] == "":
                 lines.pop()
             close = len(lines) + 1

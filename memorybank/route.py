@@ -84,6 +84,7 @@ HINT = "No document's title, purpose, canonical_for or headings match; search bo
 # A key or heading is addressed by a slot: document id << 12 | its number (the first 4,096 count).
 SLOT_BITS = 12
 SLOT_LIMIT = 1 << SLOT_BITS
+CONCEPT_HITS = 16  # question concepts whose matches and per-field scores a warm index keeps (`concept_hits`)
 
 Terms = tuple[tuple[str, str, str], ...]  # (term, surface, language), in field order (shared lexicon tuples)
 
@@ -199,6 +200,7 @@ class RouteIndex(DerivedIndex):
         self._rarity_all: dict[str, float] = {}  # the same over fields and prose, cleared as well
         self._rarity_for: tuple | None = None  # the body index's state `_rarity_all` was computed with
         self._population: tuple[tuple, tuple[int, frozenset[int]]] = ((), (0, frozenset()))
+        self._hits: dict[Concept, tuple[tuple, dict[str, float], _ConceptHits | None]] = {}  # `concept_hits`
 
     def factors(self, intent: bool, self_intent: bool = True) -> list[float]:
         """Per document id: layer weight × status × closed work (× why-intent, × the dna/ damping unless
@@ -260,6 +262,23 @@ class RouteIndex(DerivedIndex):
             found = _idf(live, max(1, min(holders, live))) / _idf(live, 1)
             cache[term] = found
         return found
+
+    def concept_hits(self, concept: Concept, body: SearchIndex) -> tuple[dict[str, float], _ConceptHits | None]:
+        """A question concept's field matches (`_concept_matches`) and its per-field scores (`_ConceptHits`,
+        None when nothing matched), memoised per index state for the `CONCEPT_HITS` most recent concepts:
+        both depend only on the concept and the two indexes, and a question repeating a word would
+        otherwise redo its prefix search and rebuild a dict over every document holding it. Read only."""
+        stamp = (self.bank.generation, len(self.paths), len(self.ids), body.live, len(body.paths),
+                 body.total_postings, self.lexicon)
+        hit = self._hits.get(concept)
+        if hit is not None and hit[0] == stamp:
+            return hit[1], hit[2]
+        matched = _concept_matches(self, concept)
+        found = _ConceptHits(self, matched, concept.weight, body) if matched else None
+        if len(self._hits) >= CONCEPT_HITS:
+            self._hits.pop(next(iter(self._hits)))
+        self._hits[concept] = (stamp, matched, found)
+        return matched, found
 
     # -- issue 18 (adopt-parity): rarity counts the project's knowledge only (scaffold.py) --
     def population(self) -> tuple[int, frozenset[int]]:
@@ -471,10 +490,10 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     undamped = index.factors(intent)
     factors = undamped if about_bank(question) or layer == SELF_LAYER else index.factors(intent, False)
     owners: set[int] = set()  # documents owning a canonical key the question says whole: never damped
-    matched_per_concept = [_concept_matches(index, concept) for concept in concepts]
     body_index = SearchIndex.of(bank)
-    hits = [_ConceptHits(index, matched, concept.weight, body_index)
-            for concept, matched in zip(concepts, matched_per_concept) if matched]
+    per_concept = [index.concept_hits(concept, body_index) for concept in concepts]
+    matched_per_concept = [matched for matched, _ in per_concept]
+    hits = [found for _, found in per_concept if found is not None]
     fields, docs, paths = index.fields, bank.docs, index.paths
     filtered = doc_kind is not None or layer is not None or status is not None
     heading_hits = [h.headings for h in hits if h.headings]
@@ -498,17 +517,23 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
             owners.add(ident)
         total += WEIGHT_CANONICAL * coverage * coverage
         if heading_hits:
-            best = 0.0
-            for number in range(len(doc_fields.sections)):
-                slot, heading = base | number, 0.0
-                for pairs in heading_hits:
-                    for slots, score in pairs:
-                        if slot in slots:
-                            heading += score
-                            break
-                if heading > best:
-                    best = heading
-            total += WEIGHT_SECTION * best
+            # per concept, each heading's strongest matching score: the document's slots are one
+            # contiguous range of each sorted `Slots`, found by two bisections (not one per heading);
+            # the sums run in concept order, as a heading-by-heading loop would add them
+            summed: dict[int, float] = {}
+            end = base + SLOT_LIMIT
+            for pairs in heading_hits:
+                first: dict[int, float] = {}
+                for slots, score in pairs:  # strongest first: the first score found per heading stays
+                    at = bisect_left(slots, base)
+                    stop = bisect_left(slots, end, at)
+                    for i in range(at, stop):
+                        first.setdefault(slots[i], score)
+                for slot, score in first.items():
+                    summed[slot] = summed.get(slot, 0.0) + score
+            best = max(summed.values(), default=0.0)
+            if best > 0.0:
+                total += WEIGHT_SECTION * best
         return total
 
     def factor(ident: int) -> float:
@@ -578,7 +603,7 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     meta = {path: -neg for _, neg, path in top}
     rows = dict(meta)  # path -> metadata score
     body_ids = body_index.ids
-    strongest = heapq.nlargest(3 * limit, evidence.raw, key=evidence.raw.__getitem__)
+    strongest = _strongest(evidence.raw, 3 * limit)
     for sid in strongest:
         path = body_index.paths[sid]
         ident = index.ids.get(path) if path is not None else None
@@ -630,6 +655,17 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
             line = best_line(body_index, evidence, doc, needles)
         results.append(_result(doc, fields[index.ids[path]], -neg, matched, line if body else None))
     return {"results": results}, evidence, body_index
+
+
+def _strongest(raw: dict[int, float], count: int) -> list[int]:
+    """`heapq.nlargest(count, raw, key=raw.__getitem__)`: the keys of the `count` largest values, ties in
+    the dict's order. The `count`-th largest value is found over the bare floats first (no key call per
+    item), then only the keys reaching it are ranked; the same keys in the same order."""
+    if not raw:
+        return []
+    least = heapq.nlargest(count, raw.values())[-1]
+    reaching = [key for key, value in raw.items() if value >= least]
+    return heapq.nlargest(count, reaching, key=raw.__getitem__)
 
 
 class _Matched:

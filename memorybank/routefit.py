@@ -129,8 +129,14 @@ def fit_answer(answer: dict) -> dict:
     rows = answer.get("results") or []
     if not rows:
         return answer
+    total = ANSWER_TOKENS * 100 * max(len(rows), ANSWER_ROWS) // ANSWER_ROWS
+    # `cost` adds up over the pieces of a text, and the answer's JSON is its shell with the rows and the
+    # commas between them inside: shell + Σ row (+ its comma) equals the whole + one comma. One dump
+    # answers the common case, an answer within its budget
+    if cost(json.dumps(answer, ensure_ascii=False, separators=(",", ":"))) + _NARROW <= total:
+        return answer
     shell = cost(json.dumps({**answer, "results": []}, ensure_ascii=False, separators=(",", ":")))
-    room = ANSWER_TOKENS * 100 * max(len(rows), ANSWER_ROWS) // ANSWER_ROWS - shell
+    room = total - shell
     need = [_encoded(row) for row in rows]
     if sum(need) <= room:
         return answer

@@ -119,6 +119,8 @@ class SearchIndex(DerivedIndex):
         self.lengths: list[int] = []
         self.unique: list[int] = []
         self.saturated: dict[str, tuple[tuple, dict[int, float], int]] = {}  # routing's per-term memo (evidence.py)
+        self.concept_evidence: dict = {}  # routing's per-concept memo (evidence.py)
+        self.bodies: dict = {}  # path -> (doc, body) routing keeps for its best lines (evidence.py)
         self.headings: dict[str, HeadCounts] = {}  # term -> id -> count in heading lines (routing evidence)
         self.meta: list[tuple[TermSet, TermSet]] = []  # title and purpose terms
         self.keys: list[TermSet] = []  # canonical_for terms (routing's body evidence skips them)
@@ -508,12 +510,35 @@ def _is_word_char(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
+def _version_at(low: str, at: int, end: int) -> bool:
+    """Is the version number `low[at:end]` a whole token here, as `tokens.WORD` reads it: a `v` at most before
+    it, and no part of a longer dotted number (`1.2.3.4`, `2.1.2.3`), a word or a hyphenated word."""
+    start = at - 1 if at and low[at - 1] == "v" else at
+    if start:
+        before = low[start - 1]
+        if _is_word_char(before) or (start >= 2 and (low[start - 2].isdigit() if before == "." else
+                                                     before == "-" and _is_word_char(low[start - 2]))):
+            return False
+    if end < len(low):
+        after = low[end]
+        if _is_word_char(after) or (after == "." and end + 1 < len(low) and low[end + 1].isdigit()):
+            return False
+    return True
+
+
 class _Body:
-    """A body read for one query, with its lowercased form computed once."""
+    """A body read for one query, with its lowercased form and lines computed once.
+
+    `placed` and `scanned` keep, per concept, the lines `_best_line` found it on (line → tier): they
+    depend only on the text, the concept and the lexicon, so routing keeps a body between calls
+    (`evidence.best_line`) and a question repeating a concept does not search the text for it again."""
 
     def __init__(self, text: str) -> None:
         self.text = text
         self._low: str | None = None
+        self._lines: list[str] | None = None
+        self.placed: dict[tuple[Needle, ...], dict[int, int]] = {}
+        self.scanned: dict[SearchConcept, dict[int, int]] = {}
 
     @property
     def low(self) -> str:
@@ -521,6 +546,12 @@ class _Body:
             low = self.text.lower()
             self._low = low.replace("ё", "е") if "ё" in low else low
         return self._low
+
+    @property
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = self.text.split("\n")
+        return self._lines
 
 
 def _best_line(needles: list[list[Needle]], weights: list[float], body: _Body, first_line: int,
@@ -534,42 +565,62 @@ def _best_line(needles: list[list[Needle]], weights: list[float], body: _Body, f
     "retries"; or it sits inside an identifier: `logger` in `getLogger`) is placed by tokenising
     the lines the way the index does, up to `LINE_SCAN` lines.
     """
-    low = body.low
-    size = len(low)
     scores: dict[int, float] = {}
     missing: list[tuple[SearchConcept, float]] = []
+    placed = body.placed
     for concept, concept_needles, weight in zip(content, needles, weights):
-        best: dict[int, int] = {}
-        for tier, literal, word_start, word_end in concept_needles:
-            at = low.find(literal)
-            line, counted = 0, 0
-            while at >= 0:
-                end = at + len(literal)
-                if not ((word_start and at and _is_word_char(low[at - 1]))
-                        or (word_end and end < size and _is_word_char(low[end]))):
-                    line += low.count("\n", counted, at)
-                    counted = at
-                    if tier > best.get(line, 0):
-                        best[line] = tier
-                at = low.find(literal, end)
+        key = tuple(concept_needles)
+        best = placed.get(key)
+        if best is None:
+            best = placed[key] = _placed(body.low, concept_needles)
         if not best:
             missing.append((concept, weight))
         for line, tier in best.items():
             scores[line] = scores.get(line, 0.0) + weight * tier
     if missing:
-        for index, text in enumerate(body.text.split("\n")[:LINE_SCAN]):
-            if not text.strip():
-                continue
-            terms = lexicon.search_terms(text)
-            for concept, weight in missing:
-                tier = max((form.tier for form in (*concept.forms, *concept.parts)
-                            if form.terms and all(t in terms for t in form.terms)), default=0)
-                if tier:
-                    scores[index] = scores.get(index, 0.0) + weight * tier
+        scanned = body.scanned
+        todo = [concept for concept, _ in missing if concept not in scanned]
+        if todo:  # one pass over the lines for every concept not scanned yet
+            found: dict[SearchConcept, dict[int, int]] = {concept: {} for concept in todo}
+            for index, text in enumerate(body.lines[:LINE_SCAN]):
+                if not text.strip():
+                    continue
+                terms = lexicon.search_terms(text)
+                for concept in todo:
+                    tier = max((form.tier for form in (*concept.forms, *concept.parts)
+                                if form.terms and all(t in terms for t in form.terms)), default=0)
+                    if tier:
+                        found[concept][index] = tier
+            scanned.update(found)
+        for concept, weight in missing:  # after every placed concept, in order: each line's sum as before
+            for index, tier in scanned[concept].items():
+                scores[index] = scores.get(index, 0.0) + weight * tier
     if not scores:
         return first_line, ""
     index = min(scores, key=lambda i: (-scores[i], i))
-    return first_line + index, _excerpt(body.text.split("\n")[index], content)
+    return first_line + index, _excerpt(body.lines[index], content)
+
+
+def _placed(low: str, concept_needles: list[Needle]) -> dict[int, int]:
+    """The 0-based lines of `low` one concept's literals occur on (as whole words where asked), with the
+    strongest tier found on each."""
+    size = len(low)
+    best: dict[int, int] = {}
+    for tier, literal, word_start, word_end in concept_needles:
+        at = low.find(literal)
+        line, counted = 0, 0
+        dotted = word_end and "." in literal  # a version number (the only terms with a dot: `tokens.version`)
+        while at >= 0:
+            end = at + len(literal)
+            if (_version_at(low, at, end) if dotted else
+                    not ((word_start and at and _is_word_char(low[at - 1]))
+                         or (word_end and end < size and _is_word_char(low[end])))):
+                line += low.count("\n", counted, at)
+                counted = at
+                if tier > best.get(line, 0):
+                    best[line] = tier
+            at = low.find(literal, end)
+    return best
 
 
 def _excerpt(line: str, content: list[SearchConcept]) -> str:

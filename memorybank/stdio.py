@@ -37,3 +37,12 @@ def _plain(stream: object) -> bool:
         return codecs.lookup(stream.encoding).name != "ascii"
     except LookupError:
         return True  # click's `is_ascii_encoding` reads an unknown codec as not ASCII
+
+
+def plug_closed() -> None:
+    """A process started with stdout or stderr closed (`cmd >&-`) has None there, which every print, isatty
+    and flush would trip over (a traceback, exit 1). Such a stream reads as the null device, as `print`
+    treats None; opening it also takes the free descriptor, so no file opened later becomes "stdout"."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 (lives as long as the process)

@@ -140,7 +140,7 @@ def test_anything_else_is_left_to_click(tmp_path, args):
 # -- the saved dictionary tables ----------------------------------------------------------------
 
 def test_the_saved_dictionary_tables_are_what_the_sources_build():
-    form, mark, tables, everyday = marshal.loads(Path(lexicon.DATA_FILE).read_bytes())
+    form, mark, tables, everyday = lexicon.read_saved()
     stale = "memorybank/lang/lexicon.marshal is stale: run `python -m memorybank.lang.regenerate`"
     assert (form, mark) == (lexicon.DATA_FORMAT, lexicon.sources_mark()), stale
     assert tables == tuple(lexicon.build_builtin_tables()), stale
