@@ -9,12 +9,12 @@ import stat as stat_module
 import time
 from collections.abc import Callable
 from contextlib import nullcontext
-from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .confined import VERSION_CHARS, read_file, stamp_of, version_of
 from .contract import Contract, LayerTable, build_contract, build_layers
 from .errors import BankError
+from .frozen import Value, assign
 from .gcpause import bulk
 from .gitutil import ignored
 from .limits import BODY_INDEX_MAX, FRONTMATTER_MAX
@@ -128,14 +128,21 @@ def _is_dir_at(name: str, fd: int) -> bool:
         return False
 
 
-@dataclass(frozen=True)
-class Refresh:
+class Refresh(Value):
     """What one refresh found. `ms` is its wall time."""
 
     added: tuple[str, ...]
     changed: tuple[str, ...]
     removed: tuple[str, ...]
     ms: float
+
+    __slots__ = ("added", "changed", "removed", "ms")
+
+    def __init__(self, added: tuple[str, ...], changed: tuple[str, ...], removed: tuple[str, ...], ms: float) -> None:
+        assign(self, "added", added)
+        assign(self, "changed", changed)
+        assign(self, "removed", removed)
+        assign(self, "ms", ms)
 
     @property
     def any(self) -> bool:
@@ -318,7 +325,7 @@ class Bank:
         if result.any or failed or seeded:
             self.generation += 1
             self._rebuild(result, previous, failed)
-        result = replace(result, ms=(time.perf_counter() - start) * 1000)
+        result = result.replace(ms=(time.perf_counter() - start) * 1000)
         self.last_refresh = result
         if self.generation <= 1 and not self.cold_ms:
             self.cold_ms = result.ms
@@ -406,7 +413,7 @@ class Bank:
                 for path, doc in list(self.docs.items()):
                     layer = layer_for(path, layers.layer_map)
                     if layer != doc.layer:
-                        self.docs[path] = replace(doc, layer=layer)
+                        self.docs[path] = doc.replace(layer=layer)
         if self.generation == 1:
             self.paths = sorted(self.docs)
             self.incoming, self.owners, self.registered_in = {}, {}, {}

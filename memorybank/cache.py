@@ -45,7 +45,7 @@ MAGIC = b"MBCACHE\n"
 MAX_FILE_BYTES = 256 << 20
 MAX_DIR_BYTES = 1 << 30
 SUFFIX = ".mbc"
-_FIELDS = tuple(Doc.__dataclass_fields__)
+_FIELDS = Doc.__slots__
 _NESTED = {"derived_from": Edge, "links": Link, "rule_refs": RuleRef}
 _NESTED_AT = tuple((_FIELDS.index(name), partial(tuple.__new__, kind), {len(kind._fields)})
                    for name, kind in _NESTED.items())

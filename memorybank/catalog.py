@@ -23,15 +23,15 @@ No MCP and no click import here: the server, the CLI, `--surface` and the tests 
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from typing import Any
+
+from .frozen import Value, assign
 
 GROUPS = ("find", "check", "change", "create", "init")
 NO_DEFAULT = object()  # a required parameter, or an optional one whose absence means "not given"
 
 
-@dataclass(frozen=True)
-class Param:
+class Param(Value):
     """One parameter of an action: how the capability takes it and how each face offers it.
 
     `default` is the capability's own default and goes into the schema. `implied` is a default the
@@ -46,20 +46,49 @@ class Param:
     name: str
     type: str  # string | integer | boolean | array | object
     help: str
-    default: Any = NO_DEFAULT
-    required: bool = False
-    minimum: int | None = None
-    maximum: int | None = None
-    enum: tuple[str, ...] = ()
-    implied: Any = NO_DEFAULT
-    schema: dict[str, Any] | None = None  # a hand-written schema where the type is a union (read's path)
-    mcp: bool = True
-    cli: str | None = None
-    cli_help: str | None = None
-    metavar: str | None = None
-    arg: bool = False
-    flag: str | None = None
-    render: bool = False
+    default: Any
+    required: bool
+    minimum: int | None
+    maximum: int | None
+    enum: tuple[str, ...]
+    implied: Any
+    schema: dict[str, Any] | None  # a hand-written schema where the type is a union (read's path)
+    mcp: bool
+    cli: str | None
+    cli_help: str | None
+    metavar: str | None
+    arg: bool
+    flag: str | None
+    render: bool
+
+    __slots__ = (
+        "name", "type", "help", "default", "required", "minimum", "maximum", "enum", "implied", "schema", "mcp",
+        "cli", "cli_help", "metavar", "arg", "flag", "render",
+    )
+
+    def __init__(
+        self, name: str, type: str, help: str, default: Any = NO_DEFAULT, required: bool = False,
+        minimum: int | None = None, maximum: int | None = None, enum: tuple[str, ...] = (), implied: Any = NO_DEFAULT,
+        schema: dict[str, Any] | None = None, mcp: bool = True, cli: str | None = None, cli_help: str | None = None,
+        metavar: str | None = None, arg: bool = False, flag: str | None = None, render: bool = False
+    ) -> None:
+        assign(self, "name", name)
+        assign(self, "type", type)
+        assign(self, "help", help)
+        assign(self, "default", default)
+        assign(self, "required", required)
+        assign(self, "minimum", minimum)
+        assign(self, "maximum", maximum)
+        assign(self, "enum", enum)
+        assign(self, "implied", implied)
+        assign(self, "schema", schema)
+        assign(self, "mcp", mcp)
+        assign(self, "cli", cli)
+        assign(self, "cli_help", cli_help)
+        assign(self, "metavar", metavar)
+        assign(self, "arg", arg)
+        assign(self, "flag", flag)
+        assign(self, "render", render)
 
     @property
     def option(self) -> str:
@@ -90,25 +119,51 @@ class Param:
         return out
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(Value):
     """One action: a capability and the faces it is offered on."""
 
     name: str  # the product's word: `update_section`; tool `bank_update_section`, command `update-section`
     target: str  # `module:function` under memorybank
     description: str  # the MCP tool description (short: it is paid for in tokens every session)
-    params: tuple[Param, ...] = ()
-    group: str | None = None  # MCP tool group; None = not an MCP tool
-    read_only: bool = False
-    destructive: bool = False
-    cli_help: str | None = None  # the subcommand's one-line help (default: the description)
-    example: str = ""  # an example invocation for `--help`, after the program name
-    cli_target: str | None = None  # where the CLI calls when it differs (validate lists every finding)
-    takes: str = "bank"  # what the capability's first argument is: bank | root | none
-    bank: str = "exists"  # exists: refused without a bank folder; any: may come before it
-    flag: str | None = None  # the flag form's action option (`--list-inbox` → list_inbox); None: no flag form
-    command: str | None = None  # subcommand name when it differs from the tool's (`inbox` for list_inbox)
-    resource: str | None = None  # the MCP resource that serves the same data, for a CLI-only action
+    params: tuple[Param, ...]
+    group: str | None  # MCP tool group; None = not an MCP tool
+    read_only: bool
+    destructive: bool
+    cli_help: str | None  # the subcommand's one-line help (default: the description)
+    example: str  # an example invocation for `--help`, after the program name
+    cli_target: str | None  # where the CLI calls when it differs (validate lists every finding)
+    takes: str  # what the capability's first argument is: bank | root | none
+    bank: str  # exists: refused without a bank folder; any: may come before it
+    flag: str | None  # the flag form's action option (`--list-inbox` → list_inbox); None: no flag form
+    command: str | None  # subcommand name when it differs from the tool's (`inbox` for list_inbox)
+    resource: str | None  # the MCP resource that serves the same data, for a CLI-only action
+
+    __slots__ = (
+        "name", "target", "description", "params", "group", "read_only", "destructive", "cli_help", "example",
+        "cli_target", "takes", "bank", "flag", "command", "resource",
+    )
+
+    def __init__(
+        self, name: str, target: str, description: str, params: tuple[Param, ...] = (), group: str | None = None,
+        read_only: bool = False, destructive: bool = False, cli_help: str | None = None, example: str = "",
+        cli_target: str | None = None, takes: str = "bank", bank: str = "exists", flag: str | None = None,
+        command: str | None = None, resource: str | None = None
+    ) -> None:
+        assign(self, "name", name)
+        assign(self, "target", target)
+        assign(self, "description", description)
+        assign(self, "params", params)
+        assign(self, "group", group)
+        assign(self, "read_only", read_only)
+        assign(self, "destructive", destructive)
+        assign(self, "cli_help", cli_help)
+        assign(self, "example", example)
+        assign(self, "cli_target", cli_target)
+        assign(self, "takes", takes)
+        assign(self, "bank", bank)
+        assign(self, "flag", flag)
+        assign(self, "command", command)
+        assign(self, "resource", resource)
 
     @property
     def tool(self) -> str:

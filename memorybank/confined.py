@@ -17,10 +17,10 @@ import stat
 import sys
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import BankError
+from .frozen import Value, assign
 
 NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 CLOEXEC = getattr(os, "O_CLOEXEC", 0)
@@ -39,13 +39,19 @@ def stamp_of(info: os.stat_result) -> tuple[int, int, int, int, int]:
     return info.st_dev, info.st_ino, info.st_mtime_ns, info.st_ctime_ns, info.st_size
 
 
-@dataclass(frozen=True)
-class Snapshot:
+class Snapshot(Value):
     """A file as read: its bytes and the stamp it had before and after the read."""
 
     data: bytes
     stamp: tuple[int, int, int, int, int]
     mode: int
+
+    __slots__ = ("data", "stamp", "mode")
+
+    def __init__(self, data: bytes, stamp: tuple[int, int, int, int, int], mode: int) -> None:
+        assign(self, "data", data)
+        assign(self, "stamp", stamp)
+        assign(self, "mode", mode)
 
 
 class Unsettled(BankError):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
 
+from .frozen import Value, assign
 from .paths import DEFAULT_LAYER_WEIGHTS, DEFAULT_LAYERS, LAYERS, resolve_from
 
 ENUM_FIELDS = ("doc_kind", "doc_function", "status", "delivery_status", "decision_status")
@@ -20,17 +20,22 @@ _ROOT = re.compile(
     re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class LayerIssue:
+class LayerIssue(Value):
     """A layer-table row naming a layer that does not exist."""
 
     path: str
     line: int
     layer: str
 
+    __slots__ = ("path", "line", "layer")
 
-@dataclass(frozen=True)
-class Contract:
+    def __init__(self, path: str, line: int, layer: str) -> None:
+        assign(self, "path", path)
+        assign(self, "line", line)
+        assign(self, "layer", layer)
+
+
+class Contract(Value):
     """What `dna/` declares. `None` in place of a Contract means degraded mode (no dna/)."""
 
     sources: tuple[str, ...]
@@ -38,7 +43,20 @@ class Contract:
     requires_derived_from: bool
     forbids_cycles: bool
     roots: frozenset[str]
-    layer_issues: tuple[LayerIssue, ...] = ()
+    layer_issues: tuple[LayerIssue, ...]
+
+    __slots__ = ("sources", "enums", "requires_derived_from", "forbids_cycles", "roots", "layer_issues")
+
+    def __init__(
+        self, sources: tuple[str, ...], enums: Mapping[str, frozenset[str]], requires_derived_from: bool,
+        forbids_cycles: bool, roots: frozenset[str], layer_issues: tuple[LayerIssue, ...] = ()
+    ) -> None:
+        assign(self, "sources", sources)
+        assign(self, "enums", enums)
+        assign(self, "requires_derived_from", requires_derived_from)
+        assign(self, "forbids_cycles", forbids_cycles)
+        assign(self, "roots", roots)
+        assign(self, "layer_issues", layer_issues)
 
     def allowed(self, field_name: str) -> frozenset[str]:
         return self.enums.get(field_name, frozenset())
@@ -53,12 +71,17 @@ class Contract:
         }
 
 
-@dataclass(frozen=True)
-class LayerTable:
+class LayerTable(Value):
     """Folder → layer map and per-layer route weights, defaults overridden by dna rows."""
 
-    layer_map: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_LAYERS))
-    weights: Mapping[str, float] = field(default_factory=lambda: dict(DEFAULT_LAYER_WEIGHTS))
+    layer_map: Mapping[str, str]
+    weights: Mapping[str, float]
+
+    __slots__ = ("layer_map", "weights")
+
+    def __init__(self, layer_map: Mapping[str, str] | None = None, weights: Mapping[str, float] | None = None) -> None:
+        assign(self, "layer_map", dict(DEFAULT_LAYERS) if layer_map is None else layer_map)
+        assign(self, "weights", dict(DEFAULT_LAYER_WEIGHTS) if weights is None else weights)
 
 
 def _cells(line: str) -> list[str]:

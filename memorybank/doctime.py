@@ -18,9 +18,9 @@ commit's date (its working-tree change shows in `bank_changed`).
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass
 
 from .bank import Bank
+from .frozen import Value, assign
 from .gitutil import GitFailure, decode, relative_to_top, resolve_commit, run_git, split_z, stream_git
 from .project import bank_top
 from .records import Doc
@@ -30,12 +30,17 @@ DECISION_FIELDS = ("decided", "date")
 DATE_FIELDS = ("date", "decided", "reviewed")
 
 
-@dataclass(frozen=True, slots=True)
-class DocTime:
+class DocTime(Value):
     """When a document last changed, and what says so: git | decided | date | reviewed | mtime."""
 
     day: _dt.date
     source: str
+
+    __slots__ = ("day", "source")
+
+    def __init__(self, day: _dt.date, source: str) -> None:
+        assign(self, "day", day)
+        assign(self, "source", source)
 
     @property
     def verb(self) -> str:

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left
-from dataclasses import dataclass, field
 
+from .frozen import Value, assign
 from .lang import SearchConcept
 from .lang.everyday import everyday_df
 from .records import Doc
@@ -34,8 +34,7 @@ BODIES_KEPT, BODY_CHARS = 32, 500_000  # bodies best_line keeps between route ca
 EXCERPT = 32  # characters of the best line quoted in `why` (five rows must fit 300 tokens)
 
 
-@dataclass(frozen=True, slots=True)
-class Evidence:
+class Evidence(Value):
     """Per search-index id: prose strength × `total` (Σ idf); the concepts, their idf weights and values."""
 
     raw: dict[int, float]
@@ -43,8 +42,22 @@ class Evidence:
     concepts: list[SearchConcept]
     weights: list[float]
     per_concept: list[dict[int, float]]
-    dfs: tuple[int, ...] = ()  # per concept: the counted documents holding it (0: none does)
-    said: list[dict[int, bool]] = field(default_factory=list)  # per concept: id -> its metadata names it (memo)
+    dfs: tuple[int, ...]  # per concept: the counted documents holding it (0: none does)
+    said: list[dict[int, bool]]  # per concept: id -> its metadata names it (memo)
+
+    __slots__ = ("raw", "total", "concepts", "weights", "per_concept", "dfs", "said")
+
+    def __init__(
+        self, raw: dict[int, float], total: float, concepts: list[SearchConcept], weights: list[float],
+        per_concept: list[dict[int, float]], dfs: tuple[int, ...] = (), said: list[dict[int, bool]] | None = None
+    ) -> None:
+        assign(self, "raw", raw)
+        assign(self, "total", total)
+        assign(self, "concepts", concepts)
+        assign(self, "weights", weights)
+        assign(self, "per_concept", per_concept)
+        assign(self, "dfs", dfs)
+        assign(self, "said", [] if said is None else said)
 
     def strength(self, sid: int) -> float:
         return self.raw.get(sid, 0.0) / self.total

@@ -122,6 +122,64 @@ def stream_git(cwd: str | os.PathLike[str], *args: str) -> Iterator[Iterator[byt
         raise GitFailure(args, code, decode(err))
 
 
+# Set only while one call runs (`same_call`): `repo_top`'s answer per folder, as git gave it
+_TOPS: dict[str, bytes | GitFailure] | None = None
+# With either set, git finds the repository from the environment, not from the folders above
+_GIT_ENV = ("GIT_DIR", "GIT_WORK_TREE")
+
+
+def may_be_in_git(path: str | os.PathLike[str]) -> bool:
+    """False when git could find no repository from `path`: no folder from it up to `/` holds a `.git`
+    (file or folder) or looks like a bare repository (`HEAD`), and neither GIT_DIR nor GIT_WORK_TREE is
+    set. A few `lstat`s instead of spawning git (~6 ms CPU, more in wall) to hear "not a repository"."""
+    if any(name in os.environ for name in _GIT_ENV):
+        return True
+    for start in {os.path.abspath(path), os.path.realpath(path)}:  # as given and with symlinks resolved
+        folder = start
+        while True:
+            if os.path.lexists(os.path.join(folder, ".git")) or os.path.lexists(os.path.join(folder, "HEAD")):
+                return True
+            parent = os.path.dirname(folder)
+            if parent == folder:
+                break
+            folder = parent
+    return False
+
+
+@contextmanager
+def same_call() -> Iterator[None]:
+    """Within the block, `repo_top` asks git once per folder (a call that resolves the project, the
+    repository and the anchors asked `rev-parse --show-toplevel` three times). Not across calls: a
+    server's next call must see a `git init` made in between."""
+    global _TOPS
+    outer = _TOPS
+    if outer is None:
+        _TOPS = {}
+    try:
+        yield
+    finally:
+        _TOPS = outer
+
+
+def _show_toplevel(path: str | os.PathLike[str], timeout: float | None) -> bytes:
+    memo = _TOPS
+    if memo is None:
+        return run_git(path, "rev-parse", "--show-toplevel", timeout=timeout)
+    key = os.path.realpath(path)
+    known = memo.get(key)
+    if known is None:
+        try:
+            known = run_git(path, "rev-parse", "--show-toplevel", timeout=timeout)
+        except GitFailure as exc:
+            if exc.code == -1:  # git missing or too slow: not an answer to remember
+                raise
+            known = exc
+        memo[key] = known
+    if isinstance(known, GitFailure):
+        raise known
+    return known
+
+
 def repo_top(path: str | os.PathLike[str], timeout: float | None = None, strict: bool = True) -> Path | None:
     """The top-level folder of the git work tree containing `path`, or None (not in git, or no git).
 
@@ -129,10 +187,10 @@ def repo_top(path: str | os.PathLike[str], timeout: float | None = None, strict:
     A bare repository or a `.git` folder has no work tree and gives None. A repository git refuses
     because another user owns it is a refusal when `strict` (capabilities), None otherwise (the hook).
     """
-    if not git_available() or not os.path.isdir(path):
+    if not os.path.isdir(path) or not may_be_in_git(path) or not git_available():
         return None
     try:
-        out = run_git(path, "rev-parse", "--show-toplevel", timeout=timeout)
+        out = _show_toplevel(path, timeout)
     except GitFailure as exc:
         if strict and "dubious ownership" in exc.stderr:
             raise BankError(f"git refuses the repository containing {path}: it belongs to another user. If you "
@@ -264,7 +322,7 @@ def since_base(top: Path, ref: str, dates_too: bool = False) -> tuple[str | None
 
 def ignored(cwd: str | os.PathLike[str], paths: list[str]) -> set[str]:
     """Which of `paths` (relative to `cwd`) git ignores; empty outside git or when git fails."""
-    if not paths or not git_available():
+    if not paths or not may_be_in_git(cwd) or not git_available():
         return set()
     data = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
     try:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, NamedTuple
+
+from .frozen import Frozen, Value, assign
 
 # Edges, sections, links and rule references are named tuples, not dataclasses: a bank holds tens of
 # thousands of them, and a tuple is built in C (`tuple.__new__`), so the parse cache restores them
@@ -48,8 +49,7 @@ class RuleRef(NamedTuple):
     line: int
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class Doc:
+class Doc(Frozen):
     """One parsed markdown document. Replaced (never mutated) when its file changes.
 
     Compared and hashed by identity, so a cache can tell a re-parsed document from the old one.
@@ -78,14 +78,63 @@ class Doc:
     has_frontmatter: bool
     body_line: int  # 1-based line of the first body line (after the closing `---`)
     line_count: int
-    h1: str | None = None  # first `# ` heading outside fences, if any
-    version: str = ""  # short content hash of the bytes parsed (`confined.version_of`)
-    newline: str = "\n"
-    key_rows: tuple = ()  # (keys, 1-based file lines) of the top-level frontmatter keys: `key_lines`
-    error_line: int | None = None  # 1-based file line a YAML error points at
-    metadata_only: bool = False  # over the body limit: frontmatter indexed, body not scanned nor searched
-    limit_note: str | None = None  # what a limit left out of the index (body, links), for validate
-    purpose_echo: bool = False  # the purpose only repeats the body's prose (`echo.py`): routed as body
+    h1: str | None  # first `# ` heading outside fences, if any
+    version: str  # short content hash of the bytes parsed (`confined.version_of`)
+    newline: str
+    key_rows: tuple  # (keys, 1-based file lines) of the top-level frontmatter keys: `key_lines`
+    error_line: int | None  # 1-based file line a YAML error points at
+    metadata_only: bool  # over the body limit: frontmatter indexed, body not scanned nor searched
+    limit_note: str | None  # what a limit left out of the index (body, links), for validate
+    purpose_echo: bool  # the purpose only repeats the body's prose (`echo.py`): routed as body
+
+    __slots__ = (
+        "path", "title", "doc_kind", "doc_function", "purpose", "status", "delivery_status", "decision_status",
+        "derived_from", "canonical_for", "must_not_define", "anchors", "front", "heads", "links", "rule_refs",
+        "bytes", "mtime_ns", "layer", "parse_error", "has_frontmatter", "body_line", "line_count", "h1", "version",
+        "newline", "key_rows", "error_line", "metadata_only", "limit_note", "purpose_echo",
+    )
+
+    def __init__(
+        self, path: str, title: str, doc_kind: str | None, doc_function: str | None, purpose: str | None,
+        status: str | None, delivery_status: str | None, decision_status: str | None, derived_from: tuple[Edge, ...],
+        canonical_for: tuple[str, ...], must_not_define: tuple[str, ...], anchors: tuple[str, ...],
+        front: tuple[tuple[str, ...], tuple[Any, ...]], heads: tuple[tuple[str, ...], tuple[int, ...]],
+        links: tuple[Link, ...], rule_refs: tuple[RuleRef, ...], bytes: int, mtime_ns: int, layer: str,
+        parse_error: str | None, has_frontmatter: bool, body_line: int, line_count: int, h1: str | None = None,
+        version: str = "", newline: str = "\n", key_rows: tuple = (), error_line: int | None = None,
+        metadata_only: bool = False, limit_note: str | None = None, purpose_echo: bool = False
+    ) -> None:
+        assign(self, "path", path)
+        assign(self, "title", title)
+        assign(self, "doc_kind", doc_kind)
+        assign(self, "doc_function", doc_function)
+        assign(self, "purpose", purpose)
+        assign(self, "status", status)
+        assign(self, "delivery_status", delivery_status)
+        assign(self, "decision_status", decision_status)
+        assign(self, "derived_from", derived_from)
+        assign(self, "canonical_for", canonical_for)
+        assign(self, "must_not_define", must_not_define)
+        assign(self, "anchors", anchors)
+        assign(self, "front", front)
+        assign(self, "heads", heads)
+        assign(self, "links", links)
+        assign(self, "rule_refs", rule_refs)
+        assign(self, "bytes", bytes)
+        assign(self, "mtime_ns", mtime_ns)
+        assign(self, "layer", layer)
+        assign(self, "parse_error", parse_error)
+        assign(self, "has_frontmatter", has_frontmatter)
+        assign(self, "body_line", body_line)
+        assign(self, "line_count", line_count)
+        assign(self, "h1", h1)
+        assign(self, "version", version)
+        assign(self, "newline", newline)
+        assign(self, "key_rows", key_rows)
+        assign(self, "error_line", error_line)
+        assign(self, "metadata_only", metadata_only)
+        assign(self, "limit_note", limit_note)
+        assign(self, "purpose_echo", purpose_echo)
 
     # The frontmatter and its key lines are held as two tuples each, the keys' tuple shared by every
     # document with the same keys in the same order (`key_row`), and built into dicts only when read:
@@ -173,16 +222,27 @@ def key_lines_row(found: dict[str, int] | None) -> tuple:
     return () if found is None else (key_row(found), tuple(found.values()))
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(Value):
     """One validation finding."""
 
     severity: str
     rule: str
     path: str
     message: str
-    line: int | None = None
-    see: tuple[str, ...] = ()  # the actions the fix points at, named by each face (see `faces`)
+    line: int | None
+    see: tuple[str, ...]  # the actions the fix points at, named by each face (see `faces`)
+
+    __slots__ = ("severity", "rule", "path", "message", "line", "see")
+
+    def __init__(
+        self, severity: str, rule: str, path: str, message: str, line: int | None = None, see: tuple[str, ...] = ()
+    ) -> None:
+        assign(self, "severity", severity)
+        assign(self, "rule", rule)
+        assign(self, "path", path)
+        assign(self, "message", message)
+        assign(self, "line", line)
+        assign(self, "see", see)
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"severity": self.severity, "rule": self.rule, "path": self.path}

@@ -43,13 +43,13 @@ import math
 from array import array
 from bisect import bisect_left
 from collections.abc import Iterable
-from dataclasses import dataclass
 from operator import itemgetter
 
 from .bank import Bank
 from .derived import DerivedIndex
 from .echo import title_echo
 from .evidence import Evidence, best_line, body_evidence, line_needles
+from .frozen import Value, assign
 from .lang import Concept, Lexicon, about_bank, why_intent
 from .lang.everyday import everyday_df
 from .query import check_filters, check_query, empty_hint
@@ -89,14 +89,24 @@ CONCEPT_HITS = 16  # question concepts whose matches and per-field scores a warm
 Terms = tuple[tuple[str, str, str], ...]  # (term, surface, language), in field order (shared lexicon tuples)
 
 
-@dataclass(frozen=True, slots=True)
-class RouteFields:
+class RouteFields(Value):
     """One document's routing fields, tokenised."""
 
     keys: tuple[tuple[str, Terms], ...]
     purpose: Terms
     title: Terms
     sections: tuple[tuple[str, Terms], ...]
+
+    __slots__ = ("keys", "purpose", "title", "sections")
+
+    def __init__(
+        self, keys: tuple[tuple[str, Terms], ...], purpose: Terms, title: Terms,
+        sections: tuple[tuple[str, Terms], ...]
+    ) -> None:
+        assign(self, "keys", keys)
+        assign(self, "purpose", purpose)
+        assign(self, "title", title)
+        assign(self, "sections", sections)
 
 
 def _terms(lexicon: Lexicon, text: str | None) -> Terms:

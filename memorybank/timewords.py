@@ -27,9 +27,9 @@ import datetime as _dt
 import functools
 import os
 import re
-from dataclasses import dataclass, replace
 
 from .errors import BankError
+from .frozen import Value, assign
 
 RECENT_DAYS = 30
 MAX_EXPRESSION = 200
@@ -40,14 +40,21 @@ TODAY_VARIABLE = "MEMORYBANK_TODAY"
 _ONE_DAY = _dt.timedelta(days=1)
 
 
-@dataclass(frozen=True)
-class Window:
+class Window(Value):
     """Days `[start, end)`; None leaves that side open. `words` is how the caller said it."""
 
     start: _dt.date | None
     end: _dt.date | None
     words: str
-    tag: str | None = None  # "since <tag>": the start is the tag's commit date (the caller resolves it)
+    tag: str | None  # "since <tag>": the start is the tag's commit date (the caller resolves it)
+
+    __slots__ = ("start", "end", "words", "tag")
+
+    def __init__(self, start: _dt.date | None, end: _dt.date | None, words: str, tag: str | None = None) -> None:
+        assign(self, "start", start)
+        assign(self, "end", end)
+        assign(self, "words", words)
+        assign(self, "tag", tag)
 
     def holds(self, day: _dt.date) -> bool:
         return (self.start is None or day >= self.start) and (self.end is None or day < self.end)
@@ -428,7 +435,7 @@ def expression(value: str, now: _dt.date | None = None) -> Window | None:
         if candidate in starts and (window is None or window.tag is None):
             continue  # only a release or a tag is read as its own start
         if window is not None and not rest.strip(" ,.;:!?？。，"):
-            return replace(window, words=text)
+            return window.replace(words=text)
     if re.fullmatch(r"v\d+(?:\.\d+)*(?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?", text):
         return Window(None, None, text, tag=text)
     return None

@@ -109,7 +109,7 @@ def test_a_file_over_the_body_limit_is_parsed_by_its_head_and_hashed_whole(tmp_p
     assert len(seen) == 1 and seen[0] <= bank_module.HEAD_BYTES < len(data)  # the head only
     eager = parse_document("big.md", data, doc.mtime_ns, bank.layers.layer_map)
     assert doc.version == version_of(data)
-    fields = [name for name in doc.__dataclass_fields__ if name != "version"]
+    fields = [name for name in doc.__slots__ if name != "version"]
     assert {n: getattr(doc, n) for n in fields} == {n: getattr(eager, n) for n in fields}
     assert doc.metadata_only and "only its frontmatter is indexed" in doc.limit_note
     assert doc.bytes == len(data) and doc.line_count == data.count(b"\n") + 1 and doc.parse_error is None

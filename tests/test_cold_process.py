@@ -140,10 +140,11 @@ def test_anything_else_is_left_to_click(tmp_path, args):
 # -- the saved dictionary tables ----------------------------------------------------------------
 
 def test_the_saved_dictionary_tables_are_what_the_sources_build():
-    form, mark, tables = lexicon.read_saved()
+    form, mark, tables, everyday = lexicon.read_saved()
     stale = "memorybank/lang/lexicon.marshal is stale: run `python -m memorybank.lang.regenerate`"
     assert (form, mark) == (lexicon.DATA_FORMAT, lexicon.sources_mark()), stale
     assert tables == tuple(lexicon.build_builtin_tables()), stale
+    assert everyday == lexicon.build_everyday(lexicon.Lexicon()) == lexicon.builtin_everyday(), stale
     assert lexicon.builtin_tables() == lexicon.build_builtin_tables()
 
 

@@ -33,6 +33,7 @@ from typing import Any
 
 from ..bank import Bank
 from ..errors import BankError
+from ..gitutil import same_call
 from ..limits import PROJECT_FILE_MAX
 from ..project import bank_relpath, git_toplevel, link_out_of, project_folder
 from ..projectfiles import collision, read_only, too_large
@@ -72,6 +73,12 @@ def deliver(bank: Bank, project: str | os.PathLike[str] | None = None, targets: 
     `threshold_days` is drift's: an anchored rule whose code is further ahead is left out of the
     always-on channels.
     """
+    with same_call():  # the project, the repository and drift's anchors each ask for the git top-level
+        return _deliver(bank, project, targets, dry_run, check, force, threshold_days)
+
+
+def _deliver(bank: Bank, project: str | os.PathLike[str] | None, targets: str | Sequence[str] | None,
+             dry_run: bool, check: bool, force: bool, threshold_days: int) -> dict:
     bank.refresh()
     if not bank.root.is_dir():
         raise BankError(f"No bank at {bank.root}: the folder does not exist. Give the bank folder.")
