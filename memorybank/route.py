@@ -85,6 +85,7 @@ HINT = "No document's title, purpose, canonical_for or headings match; search bo
 SLOT_BITS = 12
 SLOT_LIMIT = 1 << SLOT_BITS
 CONCEPT_HITS = 16  # question concepts whose matches and per-field scores a warm index keeps (`concept_hits`)
+CONCEPT_HITS_ENTRIES = 4096  # ... each at most this many per-document scores (memory grows with the bank)
 
 Terms = tuple[tuple[str, str, str], ...]  # (term, surface, language), in field order (shared lexicon tuples)
 
@@ -265,7 +266,8 @@ class RouteIndex(DerivedIndex):
 
     def concept_hits(self, concept: Concept, body: SearchIndex) -> tuple[dict[str, float], _ConceptHits | None]:
         """A question concept's field matches (`_concept_matches`) and its per-field scores (`_ConceptHits`,
-        None when nothing matched), memoised per index state for the `CONCEPT_HITS` most recent concepts:
+        None when nothing matched), memoised per index state for the `CONCEPT_HITS` most recent concepts
+        of at most `CONCEPT_HITS_ENTRIES` scores each (at 50,000 documents an unbounded memo held 70 MB):
         both depend only on the concept and the two indexes, and a question repeating a word would
         otherwise redo its prefix search and rebuild a dict over every document holding it. Read only."""
         stamp = (self.bank.generation, len(self.paths), len(self.ids), body.live, len(body.paths),
@@ -275,6 +277,8 @@ class RouteIndex(DerivedIndex):
             return hit[1], hit[2]
         matched = _concept_matches(self, concept)
         found = _ConceptHits(self, matched, concept.weight, body) if matched else None
+        if found is not None and len(found.purpose) + len(found.title) + len(found.keys) > CONCEPT_HITS_ENTRIES:
+            return matched, found  # a word most documents hold: rebuilt per call, not kept (server memory)
         if len(self._hits) >= CONCEPT_HITS:
             self._hits.pop(next(iter(self._hits)))
         self._hits[concept] = (stamp, matched, found)
