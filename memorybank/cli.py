@@ -747,14 +747,10 @@ def _fast_flag_values(args: list[str]) -> dict[str, Any] | None:
             given.add(dest)
             at += 1
             continue
-        if eq:
-            value, at = inline, at + 1
-        elif at + 1 < len(args):
-            value, at = args[at + 1], at + 2
-        else:
+        taken = _taken(args, at, eq, inline, dest in given and kind != "many")
+        if taken is None:
             return None
-        if value.startswith("-") or (dest in given and kind != "many"):
-            return None
+        value, at = taken
         given.add(dest)
         if kind == "many":
             values[dest] = (*values[dest], value)
@@ -781,6 +777,18 @@ def _fast_flag_values(args: list[str]) -> dict[str, Any] | None:
     if any(dest in option_actions and action not in option_actions[dest] for dest in given):
         return None  # `_misplaced_options` refuses it: through click, as before
     return values
+
+
+def _taken(args: list[str], at: int, eq: str, inline: str, again: bool) -> tuple[str, int] | None:
+    """An option's value (`--opt=VALUE` or `--opt VALUE`) and the index after it; None, for click to
+    answer, when the value is missing, starts with `-`, or `again` (a one-value option given twice)."""
+    if eq:
+        value, at = inline, at + 1
+    elif at + 1 < len(args):
+        value, at = args[at + 1], at + 2
+    else:
+        return None
+    return None if again or value.startswith("-") else (value, at)
 
 
 def _plain_root(value: str) -> bool:
@@ -858,14 +866,10 @@ def _fast_sub_values(name: str, args: list[str]) -> dict[str, Any] | None:
             values[dest] = kind != "off"
             at += 1
             continue
-        if eq:
-            value, at = inline, at + 1
-        elif at + 1 < len(args):
-            value, at = args[at + 1], at + 2
-        else:
+        taken = _taken(args, at, eq, inline, dest in given and kind != "many")
+        if taken is None:
             return None
-        if value.startswith("-") or (dest in given and kind != "many"):
-            return None
+        value, at = taken
         given.add(dest)
         converted = _fast_value(kind, detail, value)
         if converted is None:
