@@ -51,7 +51,19 @@ def _prefetch(root: Path) -> None:
         SearchIndex.of(bank)
         RouteIndex.of(bank)
         save(bank)
+        _trim()
     except Exception:  # noqa: BLE001 - the first call rebuilds and reports any real problem
         pass
     finally:
         READY.set()
+
+
+def _trim() -> None:
+    """Hand the heap the start-up left free back to the system (glibc's `malloc_trim`; elsewhere nothing):
+    loading the cache and building the indexes leave freed blocks the server would otherwise hold."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
