@@ -14,13 +14,11 @@ import os
 import pickle
 import shlex
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import cli_path, doc, git, git_repo, hook_path, run_cli, write_bank
-from test_cold_process import imported
+from conftest import doc, git, git_repo, run_cli, write_bank
 
 from memorybank import gitutil
 from memorybank.bank import Refresh
@@ -38,24 +36,6 @@ BANK = {
     "domain/cache.md": doc("Cache", "How the parse cache is invalidated.", canonical_for=["parse_cache"],
                            body="## Invalidation\n\nA file whose stamp changed is parsed again.\n"),
 }
-
-
-@pytest.fixture(scope="module")
-def bank(tmp_path_factory):
-    return write_bank(tmp_path_factory.mktemp("cold2") / "memory_bank", BANK)
-
-
-def test_route_prime_and_hook_processes_import_no_dataclasses(bank):
-    route = [cli_path(), "--root", str(bank), "--route", "how is the cache invalidated"]
-    subprocess.run(route, capture_output=True, timeout=60, check=True)  # the second call reads the parse cache
-    prime = [cli_path(), "--root", str(bank), "--prime", "how is the cache invalidated"]
-    hook = [hook_path(), "prime", "--root", str(bank)]
-    event = json.dumps({"prompt": "how is the cache invalidated", "cwd": str(bank.parent)})
-    for command, stdin in ((route, ""), (prime, ""), (hook, event)):
-        proc, modules = imported(command, stdin)
-        assert proc.returncode == 0 and "domain/cache.md" in proc.stdout, (command, proc.stderr[-2000:])
-        assert "memorybank.route" in modules or "memorybank.routefit" in modules  # the listing is real
-        assert sorted(modules & {"dataclasses", "inspect"}) == [], command
 
 
 def test_value_records_compare_hash_and_show_their_fields_as_the_dataclasses_did():
