@@ -747,11 +747,10 @@ def _fast_flag_values(args: list[str]) -> dict[str, Any] | None:
             given.add(dest)
             at += 1
             continue
-        taken = _taken(args, at, eq, inline, dest in given and kind != "many")
+        taken = _taken(args, at, eq, inline, dest, kind, given)
         if taken is None:
             return None
         value, at = taken
-        given.add(dest)
         if kind == "many":
             values[dest] = (*values[dest], value)
         elif kind == "whole":
@@ -779,16 +778,21 @@ def _fast_flag_values(args: list[str]) -> dict[str, Any] | None:
     return values
 
 
-def _taken(args: list[str], at: int, eq: str, inline: str, again: bool) -> tuple[str, int] | None:
-    """An option's value (`--opt=VALUE` or `--opt VALUE`) and the index after it; None, for click to
-    answer, when the value is missing, starts with `-`, or `again` (a one-value option given twice)."""
+def _taken(args: list[str], at: int, eq: str, inline: str, dest: str, kind: str,
+           given: set[str]) -> tuple[str, int] | None:
+    """An option's value (`--opt=VALUE` or `--opt VALUE`) and the index after it, `dest` added to
+    `given`; None, for click to answer, when the value is missing, starts with `-`, or a one-value
+    option comes twice."""
     if eq:
         value, at = inline, at + 1
     elif at + 1 < len(args):
         value, at = args[at + 1], at + 2
     else:
         return None
-    return None if again or value.startswith("-") else (value, at)
+    if value.startswith("-") or (dest in given and kind != "many"):
+        return None
+    given.add(dest)
+    return value, at
 
 
 def _plain_root(value: str) -> bool:
@@ -866,11 +870,10 @@ def _fast_sub_values(name: str, args: list[str]) -> dict[str, Any] | None:
             values[dest] = kind != "off"
             at += 1
             continue
-        taken = _taken(args, at, eq, inline, dest in given and kind != "many")
+        taken = _taken(args, at, eq, inline, dest, kind, given)
         if taken is None:
             return None
         value, at = taken
-        given.add(dest)
         converted = _fast_value(kind, detail, value)
         if converted is None:
             return None

@@ -56,28 +56,25 @@ def test_remembered_targets_resolve_as_resolve_from():
     assert ("a//b", "x.md") not in parse._RESOLVED  # a doubled slash is never remembered
 
 
-def _claims(body: str) -> list[tuple[str, int]]:
-    """Every rule reference the regex finds line by line, outside fences (the reading the claim pass shortcuts)."""
-    found, fence = [], False
+def _unfenced(body: str):
+    """(line number, line) of every line outside ``` fences."""
+    fence = False
     for number, line in enumerate(body.split("\n"), 1):
         if line.startswith("```"):
             fence = not fence
-            continue
-        if not fence:
-            found += [(next(g for g in m.groups() if g), number) for m in _RULE_REF.finditer(line)]
-    return found
+        elif not fence:
+            yield number, line
+
+
+def _claims(body: str) -> list[tuple[str, int]]:
+    """Every rule reference the regex finds line by line, outside fences (the reading the claim pass shortcuts)."""
+    return [(next(g for g in m.groups() if g), number) for number, line in _unfenced(body)
+            for m in _RULE_REF.finditer(line)]
 
 
 def _links(body: str) -> list[tuple[str, int]]:
-    found, fence = [], False
-    for number, line in enumerate(body.split("\n"), 1):
-        if line.startswith("```"):
-            fence = not fence
-            continue
-        if not fence:
-            found += [(raw, number) for piece in line.split(" ") if piece not in ("`[code](g.md)`",)
-                      for raw in parse._LINK.findall(piece)]
-    return found
+    return [(raw, number) for number, line in _unfenced(body) for piece in line.split(" ")
+            if piece not in ("`[code](g.md)`",) for raw in parse._LINK.findall(piece)]
 
 
 def test_claims_and_links_answer_as_the_regex_over_every_line():
