@@ -10,7 +10,7 @@ scope") in words no line of the file uses; the long files sharing most words wit
 
 So a core file of a bank that follows the layout gets a *role*: a short description of that job,
 written here in our own words from the convention (`ROLES`), which route scores like a low-weight
-metadata field (`WEIGHT_ROLE`, a heading's weight) and names in `why` (`layout: progress`). A Russian
+metadata field (`WEIGHT_ROLE`, half a heading's weight) and names in `why` (`layout: progress`). A Russian
 or Chinese question meets the English description through the dictionary's equivalents, as it meets
 English metadata.
 
