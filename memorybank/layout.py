@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
-from collections.abc import Callable
 
 from .bank import Bank
 from .derived import DerivedIndex
@@ -45,6 +44,7 @@ WEIGHT_ROLE = 0.5  # half a heading: the convention's guess from a file name, no
 MIN_CORE = 3  # core files a bank must hold before its files' names are read as the convention's roles
 EXACT, PREFIX, TRANSLATION = 1.0, 0.6, 0.9  # route's match qualities (route.py)
 MIN_PREFIX = 4  # route's: prefix matching compares terms of ≥ 4 characters
+MEMO = 1024  # question concepts whose role matches (and rarity) are kept, per lexicon (and body index state)
 
 # The convention's six core files (normalised name -> the name `why` shows) and each one's job, in our
 # words: nouns that name the job; no verb any question uses (`use`, `build`, `solve`) and no word for the
@@ -86,7 +86,7 @@ def declares_metadata(doc: Doc) -> bool:
 class RoleTerms:
     """The roles' descriptions as terms of one lexicon: term -> {role: weight}, and the terms sorted."""
 
-    __slots__ = ("weights", "sorted", "longest")
+    __slots__ = ("weights", "sorted", "longest", "_memo")
 
     def __init__(self, lexicon: Lexicon) -> None:
         holders: dict[str, set[str]] = {}
@@ -98,6 +98,7 @@ class RoleTerms:
         self.weights = {term: dict.fromkeys(roles, _idf(count, len(roles)) / top) for term, roles in holders.items()}
         self.sorted = sorted(self.weights)
         self.longest = max(map(len, self.sorted), default=0)
+        self._memo: dict[Concept, tuple[dict[str, float], tuple[str, ...]]] = {}
 
     def matches(self, term: str, allow_prefix: bool) -> list[tuple[str, float]]:
         """Description terms a question term meets: itself (1.0) and, if allowed, prefix relatives (0.6),
@@ -116,28 +117,28 @@ class RoleTerms:
                 found.append((term[:size], PREFIX))
         return found
 
-    def scores(self, concepts: list[Concept], rarity: Callable[[str], float]) -> dict[str, float]:
-        """Per role: Σ over the question's concepts of its best match × the term's weight among the roles,
-        × the concept's `rarity` in the bank's prose (that of its most common form or matched term)."""
-        total: dict[str, float] = {}
-        for concept in concepts:
+    def concept(self, concept: Concept) -> tuple[dict[str, float], tuple[str, ...]]:
+        """One question concept's best match per role (× the term's weight among the roles) and the terms its
+        rarity is read from (its forms and the description terms it met); memoised, as it depends on the
+        lexicon alone."""
+        found = self._memo.get(concept)
+        if found is None:
             best: dict[str, float] = {}
             forms = [(concept.term, EXACT * concept.weight, concept.prefix)]
             forms.extend((eq, TRANSLATION * concept.weight, len(eq) >= MIN_PREFIX) for eq in concept.equivalents)
-            met: set[str] = set()
+            met: dict[str, None] = {}
             for form, weight, allow_prefix in forms:
                 for term, quality in self.matches(form, allow_prefix):
-                    met.add(term)
+                    met[term] = None
                     for role, share in self.weights[term].items():
                         score = weight * quality * share
                         if score > best.get(role, 0.0):
                             best[role] = score
-            if best:
-                # a concept is as common as its most common form (`limit` in the prose makes `ограничение` common)
-                rare = min(rarity(term) for term in (*met, *(form for form, _, _ in forms)))
-                for role, score in best.items():
-                    total[role] = total.get(role, 0.0) + score * rare
-        return total
+            found = (best, (*met, *(form for form, _, _ in forms)) if best else ())
+            if len(self._memo) >= MEMO:
+                self._memo.clear()
+            self._memo[concept] = found
+        return found
 
 
 def _idf(documents: int, holders: int) -> float:
@@ -151,7 +152,8 @@ class LayoutIndex(DerivedIndex):
 
     def _reset(self) -> None:
         self.roles: dict[str, str] = {}
-        self._rarity: dict[str, float] = {}  # description term -> its prose rarity, per body index state
+        self._rarity: dict[str, float] = {}  # term -> its prose rarity, per body index state
+        self._common: dict[Concept, float] = {}  # concept -> its rarity, per body index state
         self._rarity_for: tuple | None = None
         assert self.lexicon is not None
         self.terms = RoleTerms(self.lexicon)
@@ -168,14 +170,30 @@ class LayoutIndex(DerivedIndex):
     def follows_layout(self) -> bool:
         return len(set(self.roles.values())) >= MIN_CORE
 
+    def scores(self, concepts: list[Concept], body: SearchIndex) -> dict[str, float]:
+        """Per role: Σ over the question's concepts of its best match (`RoleTerms.concept`) × the concept's
+        rarity in the bank's prose, that of its most common form or matched term (`limit` in the prose
+        makes `ограничение` common, as route weighs a concept)."""
+        stamp = (self.bank.generation, body.live, len(body.paths), body.total_postings)
+        if stamp != self._rarity_for or len(self._common) >= MEMO:
+            self._rarity, self._common, self._rarity_for = {}, {}, stamp
+        total: dict[str, float] = {}
+        for concept in concepts:
+            best, terms = self.terms.concept(concept)
+            if not best:
+                continue
+            rare = self._common.get(concept)
+            if rare is None:
+                rare = self._common[concept] = min(self.rarity(term, body) for term in terms)
+            for role, score in best.items():
+                total[role] = total.get(role, 0.0) + score * rare
+        return total
+
     def rarity(self, term: str, body: SearchIndex) -> float:
         """How rare a description word is in the bank's prose: BM25 idf over the documents counted toward
         body statistics ÷ the idf of a one-document word, an everyday word read as common (everyday.py),
         as route weighs a heading word. A word no document's prose holds weighs 1."""
-        stamp = (body.live, len(body.paths), body.total_postings)
-        if stamp != self._rarity_for:
-            self._rarity, self._rarity_for = {}, stamp
-        found = self._rarity.get(term)
+        found = self._rarity.get(term)  # kept per body index state (`scores`)
         if found is None:
             counted = body.population()[0]
             prose = body.postings.get(term)
@@ -200,7 +218,7 @@ def role_scores(bank: Bank, concepts: list[Concept], body: SearchIndex, intent: 
     layout = LayoutIndex.of(bank)
     if not layout.roles or not layout.follows_layout():
         return {}
-    per_role = layout.terms.scores(concepts, lambda term: layout.rarity(term, body))
+    per_role = layout.scores(concepts, body)
     if intent:
         share = _idf(len(ROLES), len(REASONS)) / _idf(len(ROLES), 1)
         for role in REASONS:
