@@ -43,6 +43,7 @@ QUESTIONS = {  # the file's job, named in no line of it; the answer
     "which libraries does snapkeep depend on?": "techContext.md",
     "какие библиотеки использует snapkeep?": "techContext.md",
     "snapkeep 依赖哪些库？": "techContext.md",
+    "какой стек у snapkeep?": "techContext.md",  # `стек` through layoutwords.py's row
     "what is out of scope for snapkeep?": "projectbrief.md",
     "что ещё осталось сделать в snapkeep?": "progress.md",
     "snapkeep 的整体架构是什么？": "systemPatterns.md",
