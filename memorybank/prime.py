@@ -68,6 +68,47 @@ pr diff patch paste pasted copy above output answer question again instead bette
 函数 注释 测试 报错 错误 这个 那个 可以 修改 优化 文件 版本号 你好 没问题 不错
 """.split())
 
+# The vocabulary of code itself, in any project: what a program is made of (loop, variable, import, JSON,
+# regex), what is done to it when editing (reformat, merge, sort, rename) and how it is judged (unused,
+# readable, shorter). Written as a class from general programming knowledge, not from prompts. A prompt
+# that *points at* code in the conversation (`POINTERS` just before one of these) asks about that code:
+# then these words are part of the request, like `GENERIC`; otherwise they stay topical ("how do we
+# store JSON?" is about the bank).
+CODE = frozenset("""
+code snippet block line lines statement statements expression expressions condition conditional if else elif
+loop loops for while iteration iterator generator comprehension lambda closure callback recursion recursive
+function functions method methods class classes variable variables constant constants argument arguments
+parameter parameters param params signature return returns value values name names identifier
+list lists array arrays dict dicts dictionary tuple tuples string strings integer int float boolean bool null
+object objects field fields property properties attribute attributes key keys item items element elements
+type types typing hint hints annotation annotations import imports decorator operator syntax indent
+indentation bracket brackets brace braces quote quotes whitespace semicolon comment comments docstring
+json yaml xml csv html regex regexp regular exception exceptions traceback assertion script output
+reformat format formatting rewrite refactor rename extract inline merge split combine join sort reorder
+dedupe deduplicate simplify shorten clean tidy convert turn replace swap move delete remove drop insert
+wrap unwrap annotate explain flatten nest collapse expand unused redundant duplicate duplicated readable
+unreadable shorter longer cleaner simpler faster slower nested async asynchronous await
+idiomatic verbose concise messy ugly dead hardcoded
+код кода коде фрагмент строка строку строки выражение выражения условие условия цикл цикла циклы
+функция функцию функции метод метода класс класса переменная переменную переменной константа аргумент
+аргументы параметр параметры значение имя название список списка массив словарь кортеж строковый тип
+типы типа аннотация аннотации импорт импорты регулярка регулярное регулярку исключение отступ отступы
+комментарий скобки json перепиши переделай отрефактори упрости сократи отформатируй объедини
+отсортируй удали замени вынеси преобразуй переименуй короче покороче понятнее читаемее неиспользуемая
+неиспользуемую неиспользуемый лишний лишнюю лишние асинхронный асинхронной асинхронным
+代码 这段代码 函数 方法 类 变量 常量 参数 返回值 循环 条件 语句 表达式 正则 正则表达式 列表 数组 字典
+字符串 类型 注解 导入 异常 缩进 注释 名字 名称 重构 重写 改写 简化 合并 拆分 排序 改成 改为 改名 转换
+异步 未使用 多余 可读 更短 一行
+""".split())
+# Words pointing at something already in the conversation ("this function", "эту переменную", "这个变量")
+POINTERS = frozenset("""
+this these that those the my its
+этот эта это эти этого этой этому этим этих эту тот та те того той тех мой моя мое моё мои мою моего моей
+""".split())
+ZH_POINTERS = ("这", "那", "此", "该")
+POINT_REACH = 2  # words after a pointer where the code word may stand ("these two if statements")
+ZH_REACH = 6  # characters, for a CJK run without spaces
+
 
 def _cut(prompt: str) -> str:
     """The first `MAX_QUESTION` characters of a prompt, cut at a space: a pasted log must not be refused."""
@@ -78,11 +119,12 @@ def _cut(prompt: str) -> str:
     return head.rsplit(" ", 1)[0] if " " in head else head
 
 
-def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "") -> tuple[bool, float]:
+def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", pointed: bool = False) -> tuple[bool, float]:
     """Does one document clear the bar (module doc)? And the idf-weighted share of known concepts it holds.
 
     `chat` is the prompt with its CJK request phrases blanked (`_chatless`): a CJK concept found only
-    inside one (`问题` of `没问题`, "no problem") is part of the request, not its subject."""
+    inside one (`问题` of `没问题`, "no problem") is part of the request, not its subject. `pointed`: the
+    prompt points at code in the conversation (`points_at_code`), so the words of code are request words."""
     path = index.paths[sid]
     doc = index.bank.docs.get(path) if path is not None else None
     if doc is None:
@@ -98,7 +140,8 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "") -> tu
     known_weight = found = 0.0
     distinctive = False
     for concept, weight, values, df in zip(evidence.concepts, evidence.weights, evidence.per_concept, evidence.dfs):
-        if _generic(index, concept) or (chat and has_cjk(concept.text) and concept.text not in chat):
+        if _generic(index, concept) or (pointed and _code(index, concept)) \
+                or (chat and has_cjk(concept.text) and concept.text not in chat):
             continue
         topical += 1
         if not df:  # no document holds it
@@ -107,7 +150,8 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "") -> tu
         known_weight += weight
         if sid in values or named(concept, terms):
             found += weight
-            distinctive = distinctive or weight >= ceiling
+            # an everyday word (`time`, `day`, `like`) may add to the share, never decide alone (everyday.py)
+            distinctive = distinctive or (weight >= ceiling and not _everyday(index, concept))
     if not known or known * KNOWN_SHARE < topical:
         return False, 0.0
     share = found / known_weight
@@ -125,6 +169,50 @@ def _generic(index: SearchIndex, concept: SearchConcept) -> bool:
         return True
     # a word translating a generic one is generic too (`работает` is `works`): the list stays English
     return any(len(form.terms) == 1 and form.terms[0] in generic for form in concept.forms[1:])
+
+
+def _everyday(index: SearchIndex, concept: SearchConcept) -> bool:
+    """A word of everyday language in any of its forms, as evidence.py weighs it."""
+    assert index.lexicon is not None
+    return any(index.lexicon.everyday(form.label) for form in concept.forms)
+
+
+def _code(index: SearchIndex, concept: SearchConcept) -> bool:
+    """A word of code itself (`CODE`): typed, or a one-word translation of one (`цикл` is `loop`)."""
+    assert index.lexicon is not None
+    code = _code_terms(index.lexicon)
+    text = concept.text.lower()
+    if text in code or index.lexicon.term(text)[0] in code:
+        return True
+    return any(len(form.terms) == 1 and form.terms[0] in code for form in concept.forms[1:])
+
+
+def points_at_code(text: str, lexicon) -> bool:
+    """Does the prompt point at code in the conversation: a `POINTERS` word with a `CODE` word just after it
+    ("this loop", "the unused variable", "эту функцию", "这个变量")?"""
+    words = [w.strip(_PUNCTUATION) for w in text.lower().split()]
+    if any(w in POINTERS for w in words):
+        code = _code_terms(lexicon)
+        for at, word in enumerate(words):
+            if word in POINTERS and any(lexicon.term(w)[0] in code for w in words[at + 1:at + 1 + POINT_REACH] if w):
+                return True
+    if has_cjk(text):
+        for at, char in enumerate(text):
+            if char in ZH_POINTERS and any(w in text[at + 1:at + 1 + ZH_REACH] for w in _CJK_CODE):
+                return True
+    return False
+
+
+_PUNCTUATION = ".,;:!?\"'()[]{}«»“”‘’…`"
+_CJK_CODE = tuple(w for w in CODE if has_cjk(w))
+_CODE_TERMS: dict[int, frozenset[str]] = {}
+
+
+def _code_terms(lexicon) -> frozenset[str]:
+    found = _CODE_TERMS.get(id(lexicon))
+    if found is None:
+        found = _CODE_TERMS[id(lexicon)] = frozenset(lexicon.term(word)[0] for word in CODE)
+    return found
 
 
 _GENERIC_TERMS: dict[int, frozenset[str]] = {}
@@ -168,12 +256,14 @@ def prime(bank: Bank, prompt: str) -> dict:
     if not results or evidence is None or index is None or not evidence.concepts:
         return dict(NOTHING)
     chat = _chatless(text)
+    assert index.lexicon is not None
+    pointed = points_at_code(text, index.lexicon)
     documents = []
     for result in results:
         sid = index.ids.get(result["path"])
         if sid is None or plain(result["path"]) != result["path"]:
             continue  # a file name holding a newline or ESC would break the injection's lines: not pointed at
-        if not held(evidence, index, sid, chat)[0]:
+        if not held(evidence, index, sid, chat, pointed)[0]:
             continue
         item = {"path": result["path"], "title": result["title"], "section": result.get("section"),
                 "why": _short(result["why"])}
