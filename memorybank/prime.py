@@ -68,38 +68,42 @@ pr diff patch paste pasted copy above output answer question again instead bette
 函数 注释 测试 报错 错误 这个 那个 可以 修改 优化 文件 版本号 你好 没问题 不错
 """.split())
 
-# The vocabulary of code itself, in any project: what a program is made of (loop, variable, import, JSON,
-# regex), what is done to it when editing (reformat, merge, sort, rename) and how it is judged (unused,
-# readable, shorter). Written as a class from general programming knowledge, not from prompts. A prompt
-# that *points at* code in the conversation (`POINTERS` just before one of these) asks about that code:
-# then these words are part of the request, like `GENERIC`; otherwise they stay topical ("how do we
-# store JSON?" is about the bank).
-CODE = frozenset("""
+# The vocabulary of code itself, in any project: what a program is made of (`CODE_NOUNS`: loop, variable,
+# import, JSON, regex), what is done to it when editing and how it is judged (`CODE_EDITS`: reformat, merge,
+# sort, rename; unused, readable, shorter). Written as classes from general programming knowledge, not
+# from prompts. A prompt that *points at* code in the conversation (a `POINTERS` word just before a code
+# noun: "this loop", "the unused variable") asks about that code: then all these words are part of the
+# request, like `GENERIC`; otherwise they stay topical ("how do we store JSON?" is about the bank).
+CODE_NOUNS = frozenset("""
 code snippet block line lines statement statements expression expressions condition conditional if else elif
-loop loops for while iteration iterator generator comprehension lambda closure callback recursion recursive
+loop loops iteration iterator generator comprehension lambda closure callback recursion
 function functions method methods class classes variable variables constant constants argument arguments
-parameter parameters param params signature return returns value values name names identifier
+parameter parameters param params signature return value values name names identifier
 list lists array arrays dict dicts dictionary tuple tuples string strings integer int float boolean bool null
 object objects field fields property properties attribute attributes key keys item items element elements
-type types typing hint hints annotation annotations import imports decorator operator syntax indent
-indentation bracket brackets brace braces quote quotes whitespace semicolon comment comments docstring
-json yaml xml csv html regex regexp regular exception exceptions traceback assertion script output
-reformat format formatting rewrite refactor rename extract inline merge split combine join sort reorder
-dedupe deduplicate simplify shorten clean tidy convert turn replace swap move delete remove drop insert
-wrap unwrap annotate explain flatten nest collapse expand unused redundant duplicate duplicated readable
-unreadable shorter longer cleaner simpler faster slower nested async asynchronous await
-idiomatic verbose concise messy ugly dead hardcoded
+type types typing hint hints annotation annotations import imports decorator operator syntax indentation
+bracket brackets brace braces quote quotes whitespace semicolon comment comments docstring
+json yaml xml csv html regex regexp exception exceptions traceback assertion script output
 код кода коде фрагмент строка строку строки выражение выражения условие условия цикл цикла циклы
 функция функцию функции метод метода класс класса переменная переменную переменной константа аргумент
-аргументы параметр параметры значение имя название список списка массив словарь кортеж строковый тип
-типы типа аннотация аннотации импорт импорты регулярка регулярное регулярку исключение отступ отступы
-комментарий скобки json перепиши переделай отрефактори упрости сократи отформатируй объедини
-отсортируй удали замени вынеси преобразуй переименуй короче покороче понятнее читаемее неиспользуемая
-неиспользуемую неиспользуемый лишний лишнюю лишние асинхронный асинхронной асинхронным
-代码 这段代码 函数 方法 类 变量 常量 参数 返回值 循环 条件 语句 表达式 正则 正则表达式 列表 数组 字典
-字符串 类型 注解 导入 异常 缩进 注释 名字 名称 重构 重写 改写 简化 合并 拆分 排序 改成 改为 改名 转换
-异步 未使用 多余 可读 更短 一行
+аргументы параметр параметры значение имя название список списка массив словарь кортеж тип
+типы типа аннотация аннотации импорт импорты регулярка регулярку исключение отступ отступы
+комментарий скобки json
+代码 函数 方法 类 变量 常量 参数 返回值 循环 条件 语句 表达式 正则 正则表达式 列表 数组 字典
+字符串 类型 注解 导入 异常 缩进 注释 名字 名称
 """.split())
+CODE_EDITS = frozenset("""
+reformat format formatting rewrite refactor rename extract inline merge split combine join sort reorder
+dedupe deduplicate simplify shorten clean tidy convert turn replace swap move delete remove drop insert
+wrap unwrap annotate explain flatten nest collapse expand indent unused redundant duplicate duplicated
+readable unreadable shorter longer cleaner simpler faster slower nested recursive async asynchronous await
+idiomatic verbose concise messy ugly dead hardcoded regular
+перепиши переделай отрефактори упрости сократи отформатируй объедини отсортируй удали замени вынеси
+преобразуй переименуй короче покороче понятнее читаемее неиспользуемая неиспользуемую неиспользуемый
+лишний лишнюю лишние асинхронный асинхронной асинхронным регулярное строковый
+重构 重写 改写 简化 合并 拆分 排序 改成 改为 改名 转换 异步 未使用 多余 可读 更短 一行
+""".split())
+CODE = CODE_NOUNS | CODE_EDITS
 # Words pointing at something already in the conversation ("this function", "эту переменную", "这个变量")
 POINTERS = frozenset("""
 this these that those the my its
@@ -143,9 +147,10 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
         if _generic(index, concept) or (pointed and _code(index, concept)) \
                 or (chat and has_cjk(concept.text) and concept.text not in chat):
             continue
-        topical += 1
-        if not df:  # no document holds it
+        if not df:  # no document holds it: a topic the bank lacks, unless it is ordinary language
+            topical += not _everyday(index, concept)
             continue
+        topical += 1
         known += 1
         known_weight += weight
         if sid in values or named(concept, terms):
@@ -192,9 +197,9 @@ def points_at_code(text: str, lexicon) -> bool:
     ("this loop", "the unused variable", "эту функцию", "这个变量")?"""
     words = [w.strip(_PUNCTUATION) for w in text.lower().split()]
     if any(w in POINTERS for w in words):
-        code = _code_terms(lexicon)
+        nouns = _code_terms(lexicon, CODE_NOUNS)
         for at, word in enumerate(words):
-            if word in POINTERS and any(lexicon.term(w)[0] in code for w in words[at + 1:at + 1 + POINT_REACH] if w):
+            if word in POINTERS and any(lexicon.term(w)[0] in nouns for w in words[at + 1:at + 1 + POINT_REACH] if w):
                 return True
     if has_cjk(text):
         for at, char in enumerate(text):
@@ -204,14 +209,16 @@ def points_at_code(text: str, lexicon) -> bool:
 
 
 _PUNCTUATION = ".,;:!?\"'()[]{}«»“”‘’…`"
-_CJK_CODE = tuple(w for w in CODE if has_cjk(w))
-_CODE_TERMS: dict[int, frozenset[str]] = {}
+_CJK_CODE = tuple(w for w in CODE_NOUNS if has_cjk(w))
+_CODE_TERMS: dict[tuple[int, int], frozenset[str]] = {}
 
 
-def _code_terms(lexicon) -> frozenset[str]:
-    found = _CODE_TERMS.get(id(lexicon))
+def _code_terms(lexicon, words: frozenset[str] = CODE) -> frozenset[str]:
+    """`words` as `lexicon` writes them (English stems, Russian dictionary stems), built once per lexicon."""
+    key = (id(lexicon), id(words))
+    found = _CODE_TERMS.get(key)
     if found is None:
-        found = _CODE_TERMS[id(lexicon)] = frozenset(lexicon.term(word)[0] for word in CODE)
+        found = _CODE_TERMS[key] = frozenset(lexicon.term(word)[0] for word in words)
     return found
 
 
