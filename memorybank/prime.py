@@ -113,6 +113,11 @@ ZH_POINTERS = ("这", "那", "此", "该")
 POINT_REACH = 2  # words after a pointer where the code word may stand ("these two if statements")
 ZH_REACH = 6  # characters, for a CJK run without spaces
 
+# Counts spelled out, like digits: "these two if statements" says how many, not what about
+NUMBERS = frozenset("""
+two three four five six seven eight nine ten twenty hundred два две три четыре пять шесть семь восемь девять десять
+""".split())
+
 
 def _cut(prompt: str) -> str:
     """The first `MAX_QUESTION` characters of a prompt, cut at a space: a pasted log must not be refused."""
@@ -166,8 +171,8 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
 def _generic(index: SearchIndex, concept: SearchConcept) -> bool:
     """A word of the request itself (`bump`, `fix`, `спасибо`, `再来`), not of its subject."""
     text = concept.text.lower()
-    if text in GENERIC or text.isdigit() or (len(text) == 1 and has_cjk(text)):
-        return True  # a line number, or one character of a CJK run: no subject on their own
+    if text in GENERIC or text in NUMBERS or text.isdigit() or (len(text) == 1 and has_cjk(text)):
+        return True  # a line number, a count, or one character of a CJK run: no subject on their own
     assert index.lexicon is not None
     generic = _generic_terms(index.lexicon)
     if index.lexicon.term(text)[0] in generic:
