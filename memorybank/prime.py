@@ -9,13 +9,17 @@ The bar, per document, is evidence from the prompt's *distinctive* words, not a 
 - the prompt's content concepts (stopwords dropped, one per idea across languages) are weighted by
   their idf in this bank.
 - words of the request rather than its subject are left out (`GENERIC`: bump, fix, typo, run, test,
-  thanks, спасибо, 再来…, line numbers, lone CJK characters); what remains are the *topical* words.
+  thanks, спасибо, 再来…, line numbers and counts, lone CJK characters); what remains are the *topical* words.
+- a prompt that points at code in the conversation ("sort these imports", "перепиши этот цикл",
+  "把这个变量改个名字": `points_at_code`) asks about that code: the words of code itself (`CODE`) are
+  then request words too; they say nothing about which page of *this* bank to read.
 - at least one in three topical words must occur somewhere in the bank (`KNOWN_SHARE`): a prompt
-  mostly about things the bank never mentions is not about the bank.
+  mostly about things the bank never mentions is not about the bank. An everyday word no page holds
+  (`already`, `almost`) is ordinary phrasing, not a missing topic: it is not counted.
 - the document must hold, in its prose or its metadata (title, purpose, canonical keys, headings),
   at least a third of the idf weight of the known topical words (`MIN_COVERAGE`), and at least one
   of them must be distinctive: absent from some document (a word every document holds cannot say
-  which one to read).
+  which one to read) and not an everyday word (`time`, `day`, `like`: "what time is it?" is no topic).
 - the first three of route's answer (five results) that clear it are injected: the bar decides
   whether to speak, the ranking what to point at (a cut at half the best score dropped the answer
   ranked second or third about as often as it dropped noise).
