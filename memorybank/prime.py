@@ -122,6 +122,16 @@ NUMBERS = frozenset("""
 two three four five six seven eight nine ten twenty hundred два две три четыре пять шесть семь восемь девять десять
 """.split())
 
+# The clock and the calendar: "what's the date today?", "сколько времени?" name no topic of a bank, so
+# these words, like everyday ones, may add to a page's share but never decide alone (held()).
+CLOCK = frozenset("""
+time date day days week weeks weekday weekend month months year years hour hours minute minutes clock calendar
+today tonight tomorrow yesterday now monday tuesday wednesday thursday friday saturday sunday
+время времени дата дату число день дня недели неделя неделю месяц года год час часа часов минута минут
+сегодня завтра вчера сейчас понедельник вторник среда среду четверг пятница пятницу суббота субботу воскресенье
+时间 日期 今天 明天 昨天 现在 星期 礼拜 周末 几点 点钟 钟 月 年 天 号
+""".split())
+
 
 def _cut(prompt: str) -> str:
     """The first `MAX_QUESTION` characters of a prompt, cut at a space: a pasted log must not be refused."""
@@ -186,9 +196,12 @@ def _generic(index: SearchIndex, concept: SearchConcept) -> bool:
 
 
 def _everyday(index: SearchIndex, concept: SearchConcept) -> bool:
-    """A word of everyday language in any of its forms, as evidence.py weighs it."""
+    """A word of everyday language in any of its forms, as evidence.py weighs it, or of the clock (`CLOCK`)."""
     assert index.lexicon is not None
-    return any(index.lexicon.everyday(form.label) for form in concept.forms)
+    if any(index.lexicon.everyday(form.label) for form in concept.forms):
+        return True
+    clock = _code_terms(index.lexicon, CLOCK)
+    return concept.text.lower() in clock or any(len(f.terms) == 1 and f.terms[0] in clock for f in concept.forms)
 
 
 def _code(index: SearchIndex, concept: SearchConcept) -> bool:

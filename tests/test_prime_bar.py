@@ -29,7 +29,7 @@ BANK = {
         "## Rules\n\nImports are sorted by the linter. An unused variable fails the build. List "
         "comprehensions are preferred, and two nested if statements are merged.\n")),
     "memory_bank/ops/release.md": doc("Release", "Shipping a build.", body=(
-        "## Schedule\n\nThe release day is Tuesday every week; the time of the build goes in the changelog.\n")),
+        "## Schedule\n\nThe release day is Tuesday every week; the time and date of the build go in the changelog.\n")),
     "memory_bank/ops/oncall.md": doc("On-call", "Who answers pages.", body="## Rota\n\nThe rota rotates by team.\n"),
 }
 
@@ -41,7 +41,7 @@ CODE_REQUESTS = [
     "Перепиши этот цикл покороче", "удали эту неиспользуемую переменную",
     "把这个变量改个名字", "把这个函数改成异步的",
 ]
-CLOCK = ["what time is it?", "какой сегодня день недели?"]
+CLOCK = ["what time is it?", "какой сегодня день недели?", "what's the date today?"]
 
 
 @pytest.fixture(scope="module")
