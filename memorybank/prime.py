@@ -19,7 +19,8 @@ The bar, per document, is evidence from the prompt's *distinctive* words, not a 
 - the document must hold, in its prose or its metadata (title, purpose, canonical keys, headings),
   at least a third of the idf weight of the known topical words (`MIN_COVERAGE`), and at least one
   of them must be distinctive: absent from some document (a word every document holds cannot say
-  which one to read) and not an everyday word (`time`, `day`, `like`: "what time is it?" is no topic).
+  which one to read). Everyday and clock words alone are no topic ("what time is it?"): some other
+  topical word of the prompt must occur in the bank.
 - the first three of route's answer (five results) that clear it are injected: the bar decides
   whether to speak, the ranking what to point at (a cut at half the best score dropped the answer
   ranked second or third about as often as it dropped noise).
@@ -123,7 +124,7 @@ two three four five six seven eight nine ten twenty hundred два две три
 """.split())
 
 # The clock and the calendar: "what's the date today?", "сколько времени?" name no topic of a bank, so
-# these words, like everyday ones, may add to a page's share but never decide alone (held()).
+# these words, like everyday ones, count as evidence only beside another word the bank holds (held()).
 CLOCK = frozenset("""
 time date day days week weeks weekday weekend month months year years hour hours minute minutes clock calendar
 today tonight tomorrow yesterday now monday tuesday wednesday thursday friday saturday sunday
@@ -161,7 +162,7 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
     ceiling = index.idf(counted - 1) if counted > 1 else 0.0  # held by fewer than all documents
     topical = known = 0
     known_weight = found = 0.0
-    distinctive = False
+    distinctive = anchored = False
     for concept, weight, values, df in zip(evidence.concepts, evidence.weights, evidence.per_concept, evidence.dfs):
         if _generic(index, concept) or (pointed and _code(index, concept)) \
                 or (chat and has_cjk(concept.text) and concept.text not in chat):
@@ -172,14 +173,15 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
         topical += 1
         known += 1
         known_weight += weight
+        # everyday and clock words alone are no topic ("what time is it?"): the bank must hold another word
+        anchored = anchored or not _everyday(index, concept)
         if sid in values or named(concept, terms):
             found += weight
-            # an everyday word (`time`, `day`, `like`) may add to the share, never decide alone (everyday.py)
-            distinctive = distinctive or (weight >= ceiling and not _everyday(index, concept))
+            distinctive = distinctive or weight >= ceiling
     if not known or known * KNOWN_SHARE < topical:
         return False, 0.0
     share = found / known_weight
-    return distinctive and share >= MIN_COVERAGE, share
+    return distinctive and anchored and share >= MIN_COVERAGE, share
 
 
 def _generic(index: SearchIndex, concept: SearchConcept) -> bool:
