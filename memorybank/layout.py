@@ -31,10 +31,11 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_left
+from collections.abc import Iterable
 
 from .bank import Bank
 from .derived import DerivedIndex
-from .lang import Concept, Lexicon
+from .lang import Concept, Lexicon, lexicon_for
 from .lang.everyday import everyday_df
 from .records import Doc
 from .routefit import shown_words
@@ -157,6 +158,24 @@ class LayoutIndex(DerivedIndex):
         self._rarity_for: tuple | None = None
         assert self.lexicon is not None
         self.terms = RoleTerms(self.lexicon)
+
+    def sync(self) -> None:
+        """`DerivedIndex.sync` reading only the documents a core name names: the thousands of other files
+        of a large bank cost one name check each (a cold route at 10,000 documents pays ~1 ms, not ~30)."""
+        lexicon = lexicon_for(self.bank)
+        if lexicon is not self.lexicon or self.pending is None:
+            self.lexicon = lexicon
+            self._reset()
+            paths: Iterable[str] = self.bank.paths
+        else:
+            paths = self.pending
+            for path in paths:
+                self._remove(path)
+        self.pending = set()
+        docs = self.bank.docs
+        for path in paths:
+            if core_name(path) is not None and (doc := docs.get(path)) is not None and doc.is_knowledge:
+                self._add(path, doc)
 
     def _add(self, path: str, doc: Doc) -> bool:
         role = core_name(path)

@@ -118,3 +118,25 @@ def test_five_results_naming_roles_fit_the_route_budget(tmp_path):
     rows = json.loads(proc.stdout)["results"]
     assert len(rows) == 5 and sum(row["why"].startswith("layout: ") for row in rows) >= 4, rows
     assert estimate_tokens(proc.stdout.strip()) <= ANSWER_TOKENS
+
+
+def test_a_warm_index_follows_edits_renames_and_deletes(tmp_path):
+    from memorybank.bank import Bank
+    from memorybank.route import route
+
+    root = write_bank(tmp_path / "warm", CORE)
+    bank = Bank(root)
+    question = "which libraries does snapkeep depend on?"
+
+    def first() -> dict:
+        return route(bank, question)["results"][0]
+
+    assert first()["why"].startswith("layout: techContext")
+    (root / "techContext.md").write_text("---\npurpose: Rust crates\n---\n" + CORE["techContext.md"], encoding="utf-8")
+    assert "layout:" not in " ".join(row["why"] for row in route(bank, question)["results"])
+    (root / "techContext.md").unlink()
+    (root / "tech-context.md").write_text(CORE["techContext.md"], encoding="utf-8")
+    assert first()["path"] == "tech-context.md" and first()["why"].startswith("layout: techContext")
+    for name in ("projectbrief.md", "productContext.md", "systemPatterns.md", "progress.md"):
+        (root / name).unlink()  # two core files left: the bank no longer follows the layout
+    assert "layout:" not in " ".join(row["why"] for row in route(bank, question)["results"])
