@@ -68,7 +68,12 @@ class Evidence(Value):
     def prose(self, sid: int) -> float:
         """BM25 of the whole body text, title and heading lines included (÷ (k1 + 1)): how `bank_search`
         weighs a document, without its bonuses; route's second ranking (`route._fused_order`)."""
-        return sum(w * values.get(sid, 0.0) for w, values in zip(self.weights, self.whole))
+        total = 0.0
+        for weight, values in zip(self.weights, self.whole):
+            value = values.get(sid)
+            if value is not None:
+                total += weight * value
+        return total
 
     def coverage(self, sid: int) -> float:
         """The idf-weighted share of the question's concepts the document's prose holds at all."""

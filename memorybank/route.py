@@ -71,6 +71,7 @@ WHY_MAX = 160  # characters of a `why` line
 WHY_WORDS = 3  # matched words named per field in `why`
 KEY_SHOWN, WORD_SHOWN = 60, 24  # characters of a canonical key and of one matched word named in `why`
 FUSE_K, BODY_VOTE = 2, 0.5  # reciprocal-rank fusion (`_fused_order`): rank offset, weight of the prose ranking
+KEY_WORD_LEAST = PREFIX * TRANSLATION  # the least a key word matched at all adds to a key's coverage
 INDEX_BODY = 0.5  # an index's prose mostly describes the documents it links to
 STATUS_FACTOR = {"active": 1.0, "draft": 0.7, "archived": 0.2}
 OTHER_STATUS_FACTOR = 0.9
@@ -623,26 +624,33 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
         rows[path] = round(raw * factor(ident), 4)
     # Two rankings of the same rows, fused by their ranks (`_fused_order`): the evidence score (metadata +
     # body beyond it) and the body text alone, as BM25 weighs it (`Evidence.prose`: no multiplier)
-    scored: list[tuple[bool, float, str, float, float, float]] = []
+    scored: list[tuple[bool, float, str, float, float, float, bool]] = []
+    raw_get, prose = evidence.raw.get, evidence.prose
+    matched = _Matched(matched_per_concept)
     for path, value in rows.items():
         ident = index.ids[path]
         sid = body_ids.get(path)
-        strength = evidence.beyond(body_index, sid, docs[path]) if sid is not None else 0.0
-        if docs[path].is_index:
-            strength *= INDEX_BODY
-        body = WEIGHT_BODY * strength * factor(ident)
+        doc = docs[path]
+        body = 0.0
+        if sid is not None and raw_get(sid):
+            body = WEIGHT_BODY * evidence.beyond(body_index, sid, doc) * factor(ident)
+            if doc.is_index:
+                body *= INDEX_BODY
         total = round(value + body, 4)
         if total > 0:
-            scored.append((later(ident, path), -total, path, value, body,
-                           evidence.prose(sid) if sid is not None else 0.0))
-    matched = _Matched(matched_per_concept)
-    said = {row[2] for row in scored if _says_a_key(fields[index.ids[row[2]]], matched)}
-    fused = _fused_order(scored, said)[:limit]
+            # a key said whole in any language: every word matched, each at least a translated prefix's 0.54
+            keys, base = fields[ident].keys, ident << SLOT_BITS
+            said = value > 0 and any(covered.get(base | number, 0.0) >= KEY_WORD_LEAST * len(terms)
+                                     and len(_field(terms, matched)[1]) >= len(terms)
+                                     for number, (_, terms) in enumerate(keys))
+            scored.append((later(ident, path), -total, path, value, body, prose(sid) if sid is not None else 0.0,
+                           said))
+    fused = _fused_order(scored)[:limit]
     if not fused:
         return {"results": [], **empty_hint(HINT, "search", doc_kind, layer, status)}, None, None
     results = []
     needles = None  # placed once for every row that quotes a body line
-    for _, neg, path, value, body, _ in fused:
+    for _, neg, path, value, body, _, _ in fused:
         doc = docs[path]
         line = None
         if body > 0 and (body >= value or value == 0 or not _has_section(fields[index.ids[path]], matched)):
@@ -653,29 +661,28 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     return {"results": results}, evidence, body_index
 
 
-def _fused_order(scored: list[tuple[bool, float, str, float, float, float]],
-                 said: set[str]) -> list[tuple[bool, float, str, float, float, float]]:
-    """Rows `(later, -score, path, metadata, body part, prose)` in route's order: reciprocal-rank fusion of
-    the score ranking and the prose ranking, `1 / (FUSE_K + rank) + BODY_VOTE / (FUSE_K + prose rank)`.
+def _fused_order(scored: list[tuple[bool, float, str, float, float, float, bool]]
+                 ) -> list[tuple[bool, float, str, float, float, float, bool]]:
+    """Rows `(later, -score, path, metadata, body part, prose, says a key)` in route's order: reciprocal-rank
+    fusion of the score ranking and the prose ranking, `1 / (FUSE_K + rank) + BODY_VOTE / (FUSE_K + prose rank)`.
 
     The score adds metadata to prose on one scale, so a purpose that says one word of the question (or
     its translation) outweighs prose that says all of it; the prose ranking (`Evidence.prose`, what
     `bank_search` ranks by) knows no metadata. Fusing ranks, not scores, needs neither scale to fit the
-    other. A row without prose gets no prose vote; a row owning a key the question says whole (`said`,
-    in any language: `why` names it) gets the best one, so it keeps a first place its score gives it.
+    other. A row without prose gets no prose vote; a row owning a key the question says whole (in any
+    language: `why` names it) gets the best one, so it keeps a first place its score gives it.
     Documents `later` (scaffold.later) stay after the rest; ties go to the score."""
     by_score = sorted(scored)
-    prose = sorted((row for row in scored if row[5] > 0 and row[2] not in said), key=lambda row: (-row[5], row[2]))
-    vote = {row[2]: BODY_VOTE / (FUSE_K + number) for number, row in enumerate(prose, 1)}
+    place = {path: number for number, (_, path) in
+             enumerate(sorted([(-row[5], row[2]) for row in by_score if row[5] > 0 and not row[6]]), 1)}
     best = BODY_VOTE / (FUSE_K + 1)
-    fused = {row[2]: 1 / (FUSE_K + number) + (best if row[2] in said else vote.get(row[2], 0.0))
-             for number, row in enumerate(by_score, 1)}
-    return sorted(by_score, key=lambda row: (row[0], -fused[row[2]]))  # stable: a tie keeps the score order
-
-
-def _says_a_key(fields: RouteFields, matched: _Matched) -> bool:
-    """Does the question say one of the document's canonical keys whole (every word, in any language)?"""
-    return any(len(_field(terms, matched)[1]) >= len(terms) for _, terms in fields.keys)
+    keyed = []
+    for number, row in enumerate(by_score, 1):
+        at = place.get(row[2])
+        vote = best if row[6] else BODY_VOTE / (FUSE_K + at) if at else 0.0
+        keyed.append((row[0], -(1 / (FUSE_K + number) + vote), number, row))
+    keyed.sort()  # `number` is unique: rows themselves are never compared
+    return [item[3] for item in keyed]
 
 
 def _strongest(raw: dict[int, float], count: int) -> list[int]:
