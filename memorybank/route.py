@@ -2,7 +2,8 @@
 
 Two kinds of evidence are fused (see `routed`): the hand-written metadata (`canonical_for`, `purpose`,
 `title`, `## ` headings), scored as below, and the prose of the body, read from the body search index
-(`evidence.py`). Metadata keeps its exact score; body evidence adds to it. Each
+(`evidence.py`). Metadata keeps its exact score; body evidence adds to it, and the order fuses that
+score's ranking with the body text's own BM25 ranking by reciprocal rank (`_fused_order`). Each
 document's fields are tokenised once (when the document is parsed or the vocabulary changes) into
 `RouteFields`, and an inverted index (`term → Postings`: document ids per field, key and heading
 slots) answers a question by touching only the documents that share a term with it; see `route`
@@ -476,7 +477,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     Metadata (§5) first, then fusion: the metadata top `limit` and the `3 × limit` documents
     with the most body evidence are scored `metadata + WEIGHT_BODY × strength × multiplier`, where
     strength counts only the concepts the document's title, purpose and keys do not already hold
-    (`Evidence.beyond`); an index (README) gets half.
+    (`Evidence.beyond`); an index (README) gets half. They are ordered by `_fused_order`: that score's
+    rank fused with the rank of the body text's BM25 (`Evidence.prose`); `score` stays the evidence.
 
     How the metadata walk stays fast on large banks without changing any score: per concept, the best score per
     field comes from C-level dict merges over the postings (`_ConceptHits`). Each candidate's upper
