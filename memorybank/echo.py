@@ -57,7 +57,7 @@ def echoes(purpose: str | None, body: str) -> bool:
     words: list[str] | list[bytes] = wanted.split(" ")
     if opening.isascii():  # as bytes, where dropping a mark is a memchr walk, not a per-character loop
         opening = _unmarked_ascii(opening.encode("ascii")).lower()  # (lower is casefold on ASCII)
-        words = [word.encode("utf-8") for word in words]  # a non-ASCII word occurs in no ASCII opening
+        words = wanted.encode("utf-8").split(b" ")  # (a non-ASCII word occurs in no ASCII opening)
     else:
         opening = _unmarked(opening)
         opening = opening.lower() if opening.isascii() else opening.casefold()  # the same on ASCII, and faster
