@@ -42,7 +42,8 @@ if TYPE_CHECKING:
     from .bank import Bank
 
 FORMAT = 5  # 2: compact layouts (Slots, 'H' counts, term sets); 3: the body's CRC-32 before it;
-#            4: frontmatter, key lines and sections as tuples; 5: packed body postings, routing fields per document
+#            4: frontmatter, key lines and sections as tuples; 5: packed body postings, routing fields per document,
+#            the prose titles (a restored plain bank ranked its H1 titles as declared ones)
 MAGIC = b"MBCACHE\n"
 MAX_FILE_BYTES = 256 << 20
 MAX_DIR_BYTES = 1 << 30
@@ -176,13 +177,14 @@ def _route_state(index: Any) -> tuple:
               for ident, f in index.fields.items()}
     postings = {term: tuple(getattr(p, name).tobytes() for name in _POSTING_FIELDS)
                 for term, p in index.postings.items()}
-    return (index.ids, index.paths, (list(table), fields), postings)
+    return (index.ids, index.paths, (list(table), fields), postings, tuple(index.prose_titles))
 
 
 def _restore_route(index: Any, state: tuple) -> None:
     from .route import Postings, RouteFields, Slots
-    ids, paths, (table, fields), postings = state
+    ids, paths, (table, fields), postings, prose_titles = state
     index.ids, index.paths = ids, paths
+    index.prose_titles = set(prose_titles)  # titles taken from the H1 weigh as prose: a plain bank's all do
     if not isinstance(fields, dict) or not all(map(bytes.__instancecheck__, fields.values())):
         raise ValueError("routing fields of the wrong shape")
     loads, triple = marshal.loads, table.__getitem__

@@ -23,7 +23,7 @@ from memorybank.jsonout import dumps
 from memorybank.route import RouteIndex, route
 from memorybank.search import PackedPostings, SearchIndex, search
 
-QUESTIONS = ("filter thresholds", "queue export", "ledger rounding", "zz")
+QUESTIONS = ("filter thresholds", "queue export", "ledger rounding", "zz", "set queue")
 QUERIES = ("zz", "filter threshold", "queue", "ledger rounding", "quokka")
 
 
@@ -38,6 +38,9 @@ def _bank(root: Path, count: int = 14) -> Path:
             f"canonical_for: [{near[0]} {near[2]}]\nderived_from:\n  - ../ops/doc-00.md\n---\n# {near[0]}\n\n"
             f"## {near[1].title()} {near[2]}\n\nThe {near[1]} as set in [zero](../ops/doc-00.md).\n\n"
             f"## Zz\n\nzz {' '.join(near)} {'zz ' * i}\n", encoding="utf-8")
+    for name, words in (("activeContext.md", "queue export"), ("progress.md", "filter rounding")):  # plain pages:
+        (root / name).write_text(f"# Set {words}\n\n## Current {words}\n\nThe {words} now.\n",  # no frontmatter,
+                                 encoding="utf-8")  # their titles are prose (routed as a plain page's)
     return root
 
 
@@ -150,7 +153,7 @@ def test_a_damaged_part_of_the_cache_is_rebuilt_and_answers_alike(tmp_path, monk
     def fields_not_bytes(body):
         mark, state = body[3]["route.index"]
         table, fields = state[2]
-        body[3]["route.index"] = (mark, (*state[:2], (table, {k: "text" for k in fields}), state[3]))
+        body[3]["route.index"] = (mark, (*state[:2], (table, {k: "text" for k in fields}), *state[3:]))
 
     def postings_cut(body):
         mark, state = body[3]["search.index"]
