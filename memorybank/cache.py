@@ -10,6 +10,11 @@ body-search indexes as they stood at that stamp. It is never trusted as state: e
 every file (`Bank.refresh`), and a file whose stamp differs from the cached one is parsed and indexed
 again exactly as without the cache (`Bank.seed`, `DerivedIndex.of`), so answers cannot differ.
 
+A load restores only what a call reads first (issue 15: a server ready at the SDK floor): the body
+postings come back as flat arrays straight from bytes (`search.PackedPostings`), each document's
+routing fields stay bytes until a route reads them (`LazyRows`), and the `Doc` records are filled a
+field at a time in C (`rows_docs`).
+
 A file of another format or package version (or other source files: `_code_mark`), another Python,
 another bank, or one that is truncated or corrupt is ignored (and replaced at the next save), never an
 error. Writes go to a temporary file in
