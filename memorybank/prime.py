@@ -70,7 +70,7 @@ pr diff patch paste pasted copy above output answer question again instead bette
 файл код ошибка продолжай пожалуйста можешь напиши объясни перепиши почини удали переименуй тест тесты ошибку
 строку строке переменную функция комментарий отформатируй повтори дальше понятно ладно привет да нет
 再来 一次 好的 继续 谢谢 格式 格式化 代码 一下 这段 修复 添加 运行 提交 再来一次 请 帮我 解释 重写 删除 重命名 变量
-函数 注释 测试 报错 错误 这个 那个 可以 修改 优化 文件 版本号 你好 没问题 不错
+函数 注释 测试 报错 错误 这个 那个 可以 修改 优化 文件 版本号 你好 没问题 不错 删掉
 """.split())
 
 # The vocabulary of code itself, in any project: what a program is made of (`CODE_NOUNS`: loop, variable,
@@ -150,11 +150,16 @@ skipped verbose output log logs ci pipeline lint retry restart reload open close
 send ship
 tab tabs space spaces indent indentation wrap line lines length width column columns character characters
 trailing whitespace newline blank
-message messages ignore paste pasted meant mean wrong mistake sorry earlier previous forget sense
+message messages ignore paste pasted meant mean wrong mistake sorry earlier previous forget sense need needs
+ahead mind
+install installed uninstall reinstall upgrade dependency dependencies package packages container containers
+docker terminal shell command env venv virtualenv environment start stop kill exit quit vim editor ide
+temp temporary tmp review reviewer approve
 коммит ребейз ветка ветку ветки слияние слить конфликт конфликты сборка сборку тест тесты прогони перезапусти
 переключись переключи переключиться табы табуляция пробелы пробел отступ строка строку перенеси сообщение
-сообщения забудь извини
-提交 变基 分支 合并 冲突 构建 编译 测试 跑 压缩 切换 制表符 空格 换行 缩进 消息 说明 信息
+сообщения забудь извини установи зависимость зависимости контейнер докер терминал временные ревью
+提交 变基 分支 合并 冲突 构建 编译 测试 跑 压缩 切换 制表符 空格 换行 缩进 消息 说明 信息 安装 依赖 容器
+重启 终端 临时 审查
 """.split())
 # Pastimes: meals, breaks, weather, travel. Like everyday and clock words, never a topic on their own.
 PASTIME = frozenset("""
