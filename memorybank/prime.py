@@ -96,7 +96,7 @@ stack trace stacktrace error errors message messages log logs piece chunk part h
 типы типа аннотация аннотации импорт импорты регулярка регулярку исключение отступ отступы
 комментарий скобки json кусок кусочек часть сообщение ошибка ошибку ошибки лог
 代码 函数 方法 类 变量 常量 参数 返回值 循环 条件 语句 表达式 正则 正则表达式 列表 数组 字典
-字符串 类型 注解 导入 异常 缩进 注释 名字 名称 段 报错 日志
+字符串 类型 注解 导入 异常 缩进 注释 名字 名称 段 报错 日志 消息 信息
 """.split())
 CODE_EDITS = frozenset("""
 reformat format formatting rewrite refactor rename extract inline merge split combine join sort reorder
@@ -144,7 +144,8 @@ today tonight tomorrow yesterday now monday tuesday wednesday thursday friday sa
 # from what a coding session consists of, not from prompts.
 SESSION = frozenset("""
 git commit commits amend squash rebase rebased merge merged conflict conflicts branch branches checkout switch
-stash cherry pick push pushed pull fetch upstream origin remote staged stage unstage revert reset lockfile request
+stash cherry pick push pushed pull fetch upstream origin remote master trunk staged stage unstage revert reset lockfile
+request
 run rerun build builds rebuild compile recompile suite fail failed failing failure pass passed passing flaky skip
 skipped verbose output log logs ci pipeline lint retry restart reload open close save create called named
 send ship
