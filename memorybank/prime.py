@@ -155,20 +155,22 @@ message messages ignore paste pasted meant mean wrong mistake sorry earlier prev
 ahead mind
 install installed uninstall reinstall upgrade dependency dependencies package packages container containers
 docker terminal shell command env venv virtualenv environment start stop kill exit quit vim editor ide
-temp temporary tmp review reviewer approve
+temp temporary tmp review reviewer approve edit edits rollback roll broke broken summarize summary recap
 коммит ребейз ветка ветку ветки слияние слить конфликт конфликты сборка сборку тест тесты прогони перезапусти
 переключись переключи переключиться табы табуляция пробелы пробел отступ строка строку перенеси сообщение
-сообщения забудь извини установи зависимость зависимости контейнер докер терминал временные ревью
+сообщения забудь извини установи зависимость зависимости контейнер докер терминал временные ревью откати
+откатить откат правка правку правки сломалось сломал сломано
 提交 变基 分支 合并 冲突 构建 编译 测试 跑 压缩 切换 制表符 空格 换行 缩进 消息 说明 信息 安装 依赖 容器
-重启 终端 临时 审查
+重启 终端 临时 审查 回退 回滚 坏 坏了 总结 保存
 """.split())
 # Pastimes: meals, breaks, weather, travel. Like everyday and clock words, never a topic on their own.
 PASTIME = frozenset("""
 lunch dinner breakfast coffee tea break snack meal eat grab bed sleep home tired
 weather rain raining sunny snow wind cold hot warm morning afternoon evening night flight train trip travel
-vacation holiday airport
+vacation holiday airport game games match football soccer sport sports won win machine computer
 обед обедать пообедаю ужин завтрак кофе перерыв погода погоду дождь снег поезд самолёт самолет отпуск
-吃饭 午饭 晚饭 早饭 咖啡 休息 下雨 天气 出差 火车 飞机 度假
+матч игра выиграл компьютер
+吃饭 午饭 晚饭 早饭 咖啡 休息 下雨 天气 出差 火车 飞机 度假 比赛 电脑 赢
 """.split())
 # Words that make a prompt a question about how things are, rather than a request to do something now
 ASKING = frozenset("""
@@ -176,10 +178,15 @@ how why what which where when who whose whom
 как почему зачем что чем какой какая какое какие каких каком какую где когда куда откуда кто сколько ли
 """.split())
 ASKING_FIRST = frozenset("does do did is are was were should shall must may".split())  # "do we squash…?"
+# The agent addressed: "did you save it?", "your last edit", "ты сохранил?", "你改了什么" ask about the session
+YOU = frozenset("""
+you your yours yourself ты тебя тебе тобой твой твоя твоё твое твою твои вы вас вам ваш ваша вашу ваши
+""".split())
+ZH_YOU = ("你", "您")
 ZH_ASKING = ("怎么", "怎样", "为什么", "为何", "什么", "哪", "如何", "吗", "谁", "多少", "是否")
 
 # Function words the stopword lists miss: "rebase onto main" is about no page that says "onto"
-FUNCTION = frozenset("onto into upon via".split())
+FUNCTION = frozenset("onto into upon via ll ve re".split())  # and contractions' tails: "i'll", "we've"
 
 
 def _cut(prompt: str) -> str:
@@ -294,13 +301,20 @@ def points_at_code(text: str, lexicon) -> bool:
 
 def asks(text: str) -> bool:
     """Is the prompt a question about how things are ("how do we…", "which…", "do we squash…?", "如何…",
-    "…吗") rather than a request to do something now ("rerun the build", "can you squash these")?"""
-    words = [w.strip(_PUNCTUATION) for w in text.lower().split()]
-    if words and words[0] in ASKING_FIRST or any(w in ASKING for w in words):
-        return True
+    "…吗") rather than a request to do something now ("rerun the build", "can you squash these") or a
+    question to the agent about its own work ("did you save the file?", "what have you changed")?"""
+    lowered = text.lower().replace("'", " ").replace("’", " ")
+    if any(w.strip(_PUNCTUATION) in YOU for w in lowered.split()) or any(w in text for w in ZH_YOU):
+        return False
+    # a clause opening with a question word; "add a print so we see what happens" is a request
+    for clause in lowered.translate(_CLAUSE_ENDS).split(","):
+        words = clause.split()
+        if words and (words[0] in ASKING or words[0] in ASKING_FIRST):
+            return True
     return has_cjk(text) and any(w in text for w in ZH_ASKING)
 
 
+_CLAUSE_ENDS = str.maketrans(dict.fromkeys(";:.!?\n", ","))
 _PUNCTUATION = ".,;:!?\"'()[]{}«»“”‘’…`"
 _CJK_CODE = tuple(w for w in CODE_NOUNS if has_cjk(w))
 _CODE_TERMS: dict[tuple[int, int], frozenset[str]] = {}
