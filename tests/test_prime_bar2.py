@@ -42,6 +42,8 @@ CHORES = [
     "把所有测试再跑一遍", "合并的时候出现冲突了，保留我的改动", "把制表符换成空格",
     # questions about what is in the chat: the words of the conversation behind a pointer are request words
     "what does this error message mean?", "что означает это сообщение?", "这条消息是什么意思？",
+    # a question to the agent about its own work, and a request whatever its inner clause asks
+    "did you rerun the test suite?", "ты перезапустил сборку?", "add a log line so we can see which test fails",
 ]
 # one real hook process per language; the others through `--prime --json` in this process
 REAL = {"rerun the test suite with verbose output", "сборка упала, перезапусти её", "把所有测试再跑一遍"}
