@@ -143,13 +143,14 @@ def _route_state(index: Any) -> tuple:
     fields = {ident: (f.keys, f.purpose, f.title, f.sections) for ident, f in index.fields.items()}
     postings = {term: tuple(getattr(p, name).tobytes() for name in _POSTING_FIELDS)
                 for term, p in index.postings.items()}
-    return (index.ids, index.paths, fields, postings)
+    # prose_titles: which titles are weighed by prose rarity (H1-derived), not stored in the fields
+    return (index.ids, index.paths, fields, postings, tuple(index.prose_titles))
 
 
 def _restore_route(index: Any, state: tuple) -> None:
     from .route import Postings, RouteFields, Slots
-    ids, paths, fields, postings = state
-    index.ids, index.paths = ids, paths
+    ids, paths, fields, postings, prose_titles = state
+    index.ids, index.paths, index.prose_titles = ids, paths, set(prose_titles)
     index.fields = {ident: RouteFields(*f) for ident, f in fields.items()}
     out = {}
     new = Postings.__new__
