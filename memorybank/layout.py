@@ -153,6 +153,7 @@ class LayoutIndex(DerivedIndex):
 
     def _reset(self) -> None:
         self.roles: dict[str, str] = {}
+        self.cores: dict[str, str] = {}  # every core file, with metadata or not: the layout's evidence
         self._rarity: dict[str, float] = {}  # term -> its prose rarity, per body index state
         self._common: dict[Concept, float] = {}  # concept -> its rarity, per body index state
         self._rarity_for: tuple | None = None
@@ -179,15 +180,18 @@ class LayoutIndex(DerivedIndex):
 
     def _add(self, path: str, doc: Doc) -> bool:
         role = core_name(path)
-        if role is not None and not declares_metadata(doc):
-            self.roles[path] = role
+        if role is not None:
+            self.cores[path] = role
+            if not declares_metadata(doc):
+                self.roles[path] = role
         return True
 
     def _remove(self, path: str) -> None:
         self.roles.pop(path, None)
+        self.cores.pop(path, None)
 
     def follows_layout(self) -> bool:
-        return len(set(self.roles.values())) >= MIN_CORE
+        return len(set(self.cores.values())) >= MIN_CORE
 
     def scores(self, concepts: list[Concept], body: SearchIndex) -> dict[str, float]:
         """Per role: Σ over the question's concepts of its best match (`RoleTerms.concept`) × the concept's

@@ -28,3 +28,32 @@ def test_a_route_read_from_the_parse_cache_scores_as_a_fresh_build(tmp_path):
     assert json.loads(read.stdout) == json.loads(fresh.stdout) == json.loads(written.stdout)
     prime = ("--root", str(bank), "--prime", "where is the project overview?", "--json")
     assert cli_in_process(*prime, env=cache).stdout == cli_in_process(*prime, env={"MEMORYBANK_CACHE": "off"}).stdout
+
+
+# Our own small Cline-layout bank (a bird-feeder camera); no line says "left", "status" or "stack"
+CLINE = {
+    "projectbrief.md": "# Project Brief\n\n## Overview\n\nfeedercam films the garden feeder and names each bird.\n",
+    "productContext.md": "# Product Context\n\n## Background\n\nNeighbours wanted to know which birds visit.\n",
+    "activeContext.md": "# Active Context\n\n## This week\n\nfeedercam now crops each frame around the bird.\n",
+    "systemPatterns.md": "# System Patterns\n\n## Pipeline\n\nA grabber, a detector and a namer pass frames on.\n",
+    "techContext.md": "# Tech Context\n\n## Parts\n\nPython, OpenCV and a Raspberry Pi camera.\n",
+    "progress.md": "# Progress\n\n## State\n\nNaming works by day; night frames are not handled.\n",
+}
+
+
+def _governed(text: str) -> str:
+    return "---\npurpose: a page of feedercam written by hand\n---\n" + text
+
+
+def test_a_plain_core_file_keeps_its_role_when_other_core_files_declare_a_purpose(tmp_path):
+    # the layout's evidence is the core files the bank holds (layout.py: "a bank holding at least three of
+    # the six"); counting only the files *without* metadata made a purpose written on four other pages take
+    # progress.md's role away: metadata on one page changed another page's answer
+    files = {name: _governed(text) if name in ("projectbrief.md", "productContext.md", "activeContext.md",
+                                               "systemPatterns.md") else text for name, text in CLINE.items()}
+    bank = write_bank(tmp_path / "mixed", files)
+    proc = cli_in_process("--root", str(bank), "--route", "what is left to do?", "--json")
+    assert proc.returncode == 0, proc.stderr
+    rows = json.loads(proc.stdout)["results"]
+    assert rows and rows[0]["path"] == "progress.md" and rows[0]["why"].startswith("layout: progress"), rows
+    assert not any("layout:" in row["why"] for row in rows if row["path"] != "progress.md"), rows
