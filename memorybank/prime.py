@@ -115,6 +115,8 @@ this these that those the my its
 этот эта это эти этого этой этому этим этих эту тот та те того той тех мой моя мое моё мои мою моего моей
 """.split())
 ZH_POINTERS = ("这", "那", "此", "该")
+# Function words holding a pointer character that point at nothing: then, should, therefore, so, besides, each other
+ZH_NOT_POINTING = frozenset(("那么", "应该", "因此", "如此", "此外", "彼此", "从此", "由此"))
 POINT_REACH = 2  # words after a pointer where the code word may stand ("these two if statements")
 ZH_REACH = 6  # characters, for a CJK run without spaces
 
@@ -227,7 +229,9 @@ def points_at_code(text: str, lexicon) -> bool:
                 return True
     if has_cjk(text):
         for at, char in enumerate(text):
-            if char in ZH_POINTERS and any(w in text[at + 1:at + 1 + ZH_REACH] for w in _CJK_CODE):
+            if char in ZH_POINTERS and text[max(at - 1, 0):at + 1] not in ZH_NOT_POINTING \
+                    and text[at:at + 2] not in ZH_NOT_POINTING \
+                    and any(w in text[at + 1:at + 1 + ZH_REACH] for w in _CJK_CODE):
                 return True
     return False
 

@@ -57,3 +57,28 @@ def test_a_plain_core_file_keeps_its_role_when_other_core_files_declare_a_purpos
     rows = json.loads(proc.stdout)["results"]
     assert rows and rows[0]["path"] == "progress.md" and rows[0]["why"].startswith("layout: progress"), rows
     assert not any("layout:" in row["why"] for row in rows if row["path"] != "progress.md"), rows
+
+
+# A bank whose subject is a code noun: how the workers' exceptions are handled (Chinese and English pages)
+ERRORS = {
+    "zh-errors.md": "# 错误处理\n\n## 异常\n\n工作进程抛出的每个异常都会记录下来，任务会重试三次。\n",
+    "errors.md": "# Error handling\n\n## Exceptions\n\nEvery exception raised by a worker is logged and retried.\n",
+    "deploy.md": "# Deployment\n\n## Servers\n\nWe deploy to two servers behind a load balancer every Friday.\n",
+    "storage.md": "# Storage\n\n## Database\n\nOrders live in PostgreSQL; backups run nightly.\n",
+}
+
+
+def test_a_chinese_function_word_holding_a_pointer_character_does_not_point_at_code(tmp_path):
+    # 那么 (then), 应该 (should), 因此 (therefore), 如此 (so) hold 那/该/此, read as "this/that": the prompt was
+    # taken to point at code in the conversation, 异常 (exceptions) became a request word and prime fell silent
+    # on a question the same words without the function word are pointed for
+    bank = write_bank(tmp_path / "errors", ERRORS)
+    for prompt in ("那么异常会被重试吗？", "应该怎么记录异常？", "因此异常会被重试吗？", "如此一来异常会被重试吗？"):
+        proc = cli_in_process("--root", str(bank), "--prime", prompt, "--json")
+        assert proc.returncode == 0, proc.stderr
+        paths = [item["path"] for item in json.loads(proc.stdout)["documents"]]
+        assert "zh-errors.md" in paths, (prompt, paths)
+    # a pointer that is one still silences the request about the conversation's code
+    for prompt in ("把这个异常改成警告", "这个变量改个名字"):
+        proc = cli_in_process("--root", str(bank), "--prime", prompt, "--json")
+        assert json.loads(proc.stdout)["documents"] == [], prompt
