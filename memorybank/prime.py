@@ -115,8 +115,9 @@ this these that those the my its
 этот эта это эти этого этой этому этим этих эту тот та те того той тех мой моя мое моё мои мою моего моей
 """.split())
 ZH_POINTERS = ("这", "那", "此", "该")
-# Function words holding a pointer character that point at nothing: then, should, therefore, so, besides, each other
-ZH_NOT_POINTING = frozenset(("那么", "应该", "因此", "如此", "此外", "彼此", "从此", "由此"))
+# Function words holding a pointer character that point at nothing: then, should, therefore, so, besides, each
+# other, from then on, hence; at that moment, afterwards, before
+ZH_NOT_POINTING = frozenset("那么 应该 本该 因此 如此 此外 彼此 从此 由此 此时 此后 此前".split())
 POINT_REACH = 2  # words after a pointer where the code word may stand ("these two if statements")
 ZH_REACH = 6  # characters, for a CJK run without spaces
 

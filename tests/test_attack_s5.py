@@ -73,7 +73,8 @@ def test_a_chinese_function_word_holding_a_pointer_character_does_not_point_at_c
     # taken to point at code in the conversation, 异常 (exceptions) became a request word and prime fell silent
     # on a question the same words without the function word are pointed for
     bank = write_bank(tmp_path / "errors", ERRORS)
-    for prompt in ("那么异常会被重试吗？", "应该怎么记录异常？", "因此异常会被重试吗？", "如此一来异常会被重试吗？"):
+    for prompt in ("那么异常会被重试吗？", "应该怎么记录异常？", "因此异常会被重试吗？", "如此一来异常会被重试吗？",
+                   "此时异常会被记录吗？"):
         proc = cli_in_process("--root", str(bank), "--prime", prompt, "--json")
         assert proc.returncode == 0, proc.stderr
         paths = [item["path"] for item in json.loads(proc.stdout)["documents"]]
