@@ -114,6 +114,8 @@ POINTERS = frozenset("""
 this these that those the my its
 этот эта это эти этого этой этому этим этих эту тот та те того той тех мой моя мое моё мои мою моего моей
 """.split())
+# Conjunctions holding a pointer word that point at nothing: besides (×2), after/before/in order to (`того как`)
+NOT_POINTING = frozenset(("кроме того", "помимо того", "того как", "того чтобы"))
 ZH_POINTERS = ("这", "那", "此", "该")
 # Function words holding a pointer character that point at nothing: then, should, therefore, so, besides, each
 # other, from then on, hence; at that moment, afterwards, before
@@ -226,7 +228,9 @@ def points_at_code(text: str, lexicon) -> bool:
     if any(w in POINTERS for w in words):
         nouns = _code_terms(lexicon, CODE_NOUNS)
         for at, word in enumerate(words):
-            if word in POINTERS and any(lexicon.term(w)[0] in nouns for w in words[at + 1:at + 1 + POINT_REACH] if w):
+            if word in POINTERS and " ".join(words[max(at - 1, 0):at + 1]) not in NOT_POINTING \
+                    and " ".join(words[at:at + 2]) not in NOT_POINTING \
+                    and any(lexicon.term(w)[0] in nouns for w in words[at + 1:at + 1 + POINT_REACH] if w):
                 return True
     if has_cjk(text):
         for at, char in enumerate(text):

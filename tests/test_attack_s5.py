@@ -83,3 +83,20 @@ def test_a_chinese_function_word_holding_a_pointer_character_does_not_point_at_c
     for prompt in ("把这个异常改成警告", "这个变量改个名字"):
         proc = cli_in_process("--root", str(bank), "--prime", prompt, "--json")
         assert json.loads(proc.stdout)["documents"] == [], prompt
+
+
+def test_a_russian_conjunction_holding_a_pointer_word_does_not_point_at_code(tmp_path):
+    # `того` of "кроме того" (besides) and "после того как" (after) points at nothing: read as a pointer, it made
+    # `исключение` (exception) a request word and prime fell silent on the bank's own topic
+    files = {**ERRORS, "ru-errors.md": "# Обработка ошибок\n\n## Исключения\n\nКаждое исключение воркера пишется в "
+                                      "лог, задача повторяется три раза.\n"}
+    bank = write_bank(tmp_path / "errors", files)
+    for prompt, page in (("кроме того, исключения повторяются?", "ru-errors.md"),
+                         ("что происходит после того как исключение поймано?", "ru-errors.md"),
+                         ("для того чтобы исключение повторилось, что нужно?", "ru-errors.md")):
+        proc = cli_in_process("--root", str(bank), "--prime", prompt, "--json")
+        assert proc.returncode == 0, proc.stderr
+        assert page in [item["path"] for item in json.loads(proc.stdout)["documents"]], prompt
+    for prompt in ("перепиши это исключение", "rename that exception"):  # a pointer that is one
+        proc = cli_in_process("--root", str(bank), "--prime", prompt, "--json")
+        assert json.loads(proc.stdout)["documents"] == [], prompt
