@@ -5,6 +5,7 @@
     python benchmarks/relevance.py --json out.json     # also the figures and every question's ranks
     python benchmarks/relevance.py --set benchmarks/relevance/holdout   # score another set folder
     python benchmarks/relevance.py --adopted           # the plain banks only, each an adopted copy (issue 18)
+    python benchmarks/relevance.py --set benchmarks/relevance/chores   # off-topic prompts only: every bank
 
 Route and search: top-1, top-3 and MRR (over the first 10 results) per bank kind (governed, plain),
 per language and per question kind; a question counts as found at the rank of the first expected
@@ -252,6 +253,8 @@ def main() -> int:
         return 2
     began = time.perf_counter()
     sets = load_sets(args.set, corpora)
+    if not sets:  # an off-topic-only set (chores/): its prompts against every bank of the default set
+        sets = [{**qset, "questions": []} for qset in load_sets(SETS, corpora)]
     with tempfile.TemporaryDirectory(prefix="relevance-adopted-") as scratch:
         if args.adopted:
             sets, corpora = adopted_copies(corpora, sets, Path(scratch)), Path(scratch)

@@ -428,9 +428,7 @@ class Bank:
                         self.docs[path] = doc.replace(layer=layer)
         if self.generation == 1:
             self.paths = sorted(self.docs)
-            self.incoming, self.owners, self.registered_in = {}, {}, {}
-            for path in self.paths:
-                self._contribute(self.docs[path], add=True)
+            self._contribute_all()
             return
         for path, doc in previous.items():
             if doc is not None:
@@ -445,6 +443,27 @@ class Bank:
             if path in result.added:
                 bisect.insort(self.paths, path)
             self._contribute(doc, add=True)
+
+    def _contribute_all(self) -> None:
+        """`_contribute` of every document, in path order: each list gets its paths ascending, so they are
+        appended, not bisected in (issue 15: the first build, from the cache as from the disk)."""
+        incoming: dict[str, list[str]] = {}
+        owners: dict[str, list[str]] = {}
+        registered_in: dict[str, list[str]] = {}
+        docs = self.docs
+        for path in self.paths:
+            doc = docs[path]
+            for mapping, names in ((incoming, {edge.target for edge in doc.derived_from}),
+                                   (owners, () if doc.is_template else set(doc.canonical_for)),
+                                   (registered_in, {link.target for link in doc.links if link.target != path}
+                                    if doc.is_index else ())):
+                for name in names:
+                    bucket = mapping.get(name)
+                    if bucket is None:
+                        mapping[name] = [path]
+                    else:
+                        bucket.append(path)
+        self.incoming, self.owners, self.registered_in = incoming, owners, registered_in
 
     def _contribute(self, doc: Doc, add: bool) -> None:
         """Add (or take back) one document's entries in `incoming`, `owners` and `registered_in`.

@@ -70,7 +70,7 @@ pr diff patch paste pasted copy above output answer question again instead bette
 файл код ошибка продолжай пожалуйста можешь напиши объясни перепиши почини удали переименуй тест тесты ошибку
 строку строке переменную функция комментарий отформатируй повтори дальше понятно ладно привет да нет
 再来 一次 好的 继续 谢谢 格式 格式化 代码 一下 这段 修复 添加 运行 提交 再来一次 请 帮我 解释 重写 删除 重命名 变量
-函数 注释 测试 报错 错误 这个 那个 可以 修改 优化 文件 版本号 你好 没问题 不错
+函数 注释 测试 报错 错误 这个 那个 可以 修改 优化 文件 版本号 你好 没问题 不错 删掉
 """.split())
 
 # The vocabulary of code itself, in any project: what a program is made of (`CODE_NOUNS`: loop, variable,
@@ -89,24 +89,26 @@ object objects field fields property properties attribute attributes key keys it
 type types typing hint hints annotation annotations import imports decorator operator syntax indentation
 bracket brackets brace braces quote quotes whitespace semicolon comment comments docstring
 json yaml xml csv html regex regexp exception exceptions traceback assertion script output
+stack trace stacktrace error errors message messages log logs piece chunk part helper wrapper
 код кода коде фрагмент строка строку строки выражение выражения условие условия цикл цикла циклы
 функция функцию функции метод метода класс класса переменная переменную переменной константа аргумент
 аргументы параметр параметры значение имя название список списка массив словарь кортеж тип
 типы типа аннотация аннотации импорт импорты регулярка регулярку исключение отступ отступы
-комментарий скобки json
+комментарий скобки json кусок кусочек часть сообщение ошибка ошибку ошибки лог
 代码 函数 方法 类 变量 常量 参数 返回值 循环 条件 语句 表达式 正则 正则表达式 列表 数组 字典
-字符串 类型 注解 导入 异常 缩进 注释 名字 名称
+字符串 类型 注解 导入 异常 缩进 注释 名字 名称 段 报错 日志 消息 信息
 """.split())
 CODE_EDITS = frozenset("""
 reformat format formatting rewrite refactor rename extract inline merge split combine join sort reorder
 dedupe deduplicate simplify shorten clean tidy convert turn replace swap move delete remove drop insert
 wrap unwrap annotate explain flatten nest collapse expand indent unused redundant duplicate duplicated
 readable unreadable shorter longer cleaner simpler faster slower nested recursive async asynchronous await
-idiomatic verbose concise messy ugly dead hardcoded regular
+idiomatic verbose concise messy ugly dead hardcoded regular separate separately
 перепиши переделай отрефактори упрости сократи отформатируй объедини отсортируй удали замени вынеси
 преобразуй переименуй короче покороче понятнее читаемее неиспользуемая неиспользуемую неиспользуемый
-лишний лишнюю лишние асинхронный асинхронной асинхронным регулярное строковый
-重构 重写 改写 简化 合并 拆分 排序 改成 改为 改名 转换 异步 未使用 多余 可读 更短 一行
+лишний лишнюю лишние асинхронный асинхронной асинхронным регулярное строковый отдельную отдельный отдельно
+вынеси
+重构 重写 改写 简化 合并 拆分 排序 改成 改为 改名 转换 异步 未使用 多余 可读 更短 一行 单独 提取 抽取
 """.split())
 CODE = CODE_NOUNS | CODE_EDITS
 # Words pointing at something already in the conversation ("this function", "эту переменную", "这个变量")
@@ -138,6 +140,59 @@ today tonight tomorrow yesterday now monday tuesday wednesday thursday friday sa
 时间 日期 今天 明天 昨天 现在 星期 礼拜 周末 几点 点钟 钟 月 年 天 号
 """.split())
 
+# The session's own work, in any software project: version control, running tests and builds, the editor's
+# layout of text, the chat itself. "rebase this branch and sort out the conflicts", "сборка упала,
+# перезапусти", "把所有测试再跑一遍" ask the agent to *do* something now; every software bank mentions builds,
+# tests, branches or messages somewhere. In a request (`asks` is false) these words, and the words of
+# code (`CODE`), count as evidence only beside another word the bank holds (`held`); in a question ("which
+# test suites are there?", "what does CI run on every push?") they are its subject. Written as classes
+# from what a coding session consists of, not from prompts.
+SESSION = frozenset("""
+git commit commits amend squash rebase rebased merge merged conflict conflicts branch branches checkout switch
+stash cherry pick push pushed pull fetch upstream origin remote master trunk staged stage unstage revert reset lockfile
+request
+run rerun build builds rebuild compile recompile suite fail failed failing failure pass passed passing flaky skip
+skipped verbose output log logs ci pipeline lint retry restart reload open close save create called named
+send ship
+tab tabs space spaces indent indentation wrap line lines length width column columns character characters
+trailing whitespace newline blank
+message messages ignore paste pasted meant mean wrong mistake sorry earlier previous forget sense need needs
+ahead mind
+install installed uninstall reinstall upgrade dependency dependencies package packages container containers
+docker terminal shell command env venv virtualenv environment start stop kill exit quit vim editor ide
+temp temporary tmp review reviewer approve edit edits rollback roll broke broken summarize summary recap
+коммит ребейз ветка ветку ветки слияние слить конфликт конфликты сборка сборку тест тесты прогони перезапусти
+переключись переключи переключиться табы табуляция пробелы пробел отступ строка строку перенеси сообщение
+сообщения забудь извини установи зависимость зависимости контейнер докер терминал временные ревью откати
+откатить откат правка правку правки сломалось сломал сломано
+提交 变基 分支 合并 冲突 构建 编译 测试 跑 压缩 切换 制表符 空格 换行 缩进 消息 说明 信息 安装 依赖 容器
+重启 终端 临时 审查 回退 回滚 坏 坏了 总结 保存
+""".split())
+# Pastimes: meals, breaks, weather, travel. Like everyday and clock words, never a topic on their own.
+PASTIME = frozenset("""
+lunch dinner breakfast coffee tea break snack meal eat grab bed sleep home tired
+weather rain raining sunny snow wind cold hot warm morning afternoon evening night flight train trip travel
+vacation holiday airport game games match football soccer sport sports won win machine computer
+обед обедать пообедаю ужин завтрак кофе перерыв погода погоду дождь снег поезд самолёт самолет отпуск
+матч игра выиграл компьютер
+吃饭 午饭 晚饭 早饭 咖啡 休息 下雨 天气 出差 火车 飞机 度假 比赛 电脑 赢
+""".split())
+# Words that make a prompt a question about how things are, rather than a request to do something now
+ASKING = frozenset("""
+how why what which where when who whose whom
+как почему зачем что чем какой какая какое какие каких каком какую где когда куда откуда кто сколько ли
+""".split())
+ASKING_FIRST = frozenset("does do did is are was were should shall must may".split())  # "do we squash…?"
+# The agent addressed: "did you save it?", "your last edit", "ты сохранил?", "你改了什么" ask about the session
+YOU = frozenset("""
+you your yours yourself ты тебя тебе тобой твой твоя твоё твое твою твои вы вас вам ваш ваша вашу ваши
+""".split())
+ZH_YOU = ("你", "您")
+ZH_ASKING = ("怎么", "怎样", "为什么", "为何", "什么", "哪", "如何", "吗", "谁", "多少", "是否")
+
+# Function words the stopword lists miss: "rebase onto main" is about no page that says "onto"
+FUNCTION = frozenset("onto into upon via ll ve re".split())  # and contractions' tails: "i'll", "we've"
+
 
 def _cut(prompt: str) -> str:
     """The first `MAX_QUESTION` characters of a prompt, cut at a space: a pasted log must not be refused."""
@@ -148,12 +203,15 @@ def _cut(prompt: str) -> str:
     return head.rsplit(" ", 1)[0] if " " in head else head
 
 
-def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", pointed: bool = False) -> tuple[bool, float]:
+def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", pointed: bool = False,
+         asking: bool = True) -> tuple[bool, float]:
     """Does one document clear the bar (module doc)? And the idf-weighted share of known concepts it holds.
 
     `chat` is the prompt with its CJK request phrases blanked (`_chatless`): a CJK concept found only
     inside one (`问题` of `没问题`, "no problem") is part of the request, not its subject. `pointed`: the
-    prompt points at code in the conversation (`points_at_code`), so the words of code are request words."""
+    prompt points at code in the conversation (`points_at_code`), so the words of code are request words.
+    `asking`: the prompt is a question (`asks`); in a request, words of code and of the session's work
+    (`SESSION`) do not anchor it."""
     path = index.paths[sid]
     doc = index.bank.docs.get(path) if path is not None else None
     if doc is None:
@@ -178,8 +236,10 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
         topical += 1
         known += 1
         known_weight += weight
-        # everyday and clock words alone are no topic ("what time is it?"): the bank must hold another word
-        anchored = anchored or not _everyday(index, concept)
+        # everyday, clock and pastime words alone are no topic ("what time is it?"), nor, in a request, words
+        # of code and of the session's work ("rerun the build"): the bank must hold another word
+        anchored = anchored or not (_everyday(index, concept)
+                                    or (not asking and (_code(index, concept) or _within(index, concept, SESSION))))
         if sid in values or named(concept, terms):
             found += weight
             distinctive = distinctive or weight >= ceiling
@@ -192,7 +252,7 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
 def _generic(index: SearchIndex, concept: SearchConcept) -> bool:
     """A word of the request itself (`bump`, `fix`, `спасибо`, `再来`), not of its subject."""
     text = concept.text.lower()
-    if text in GENERIC or text in NUMBERS or text.isdigit() or (len(text) == 1 and has_cjk(text)):
+    if text in GENERIC or text in NUMBERS or text in FUNCTION or text.isdigit() or (len(text) == 1 and has_cjk(text)):
         return True  # a line number, a count, or one character of a CJK run: no subject on their own
     assert index.lexicon is not None
     generic = _generic_terms(index.lexicon)
@@ -207,8 +267,15 @@ def _everyday(index: SearchIndex, concept: SearchConcept) -> bool:
     assert index.lexicon is not None
     if any(index.lexicon.everyday(form.label) for form in concept.forms):
         return True
-    clock = _code_terms(index.lexicon, CLOCK)
-    return concept.text.lower() in clock or any(len(f.terms) == 1 and f.terms[0] in clock for f in concept.forms)
+    return _within(index, concept, CLOCK) or _within(index, concept, PASTIME)
+
+
+def _within(index: SearchIndex, concept: SearchConcept, words: frozenset[str]) -> bool:
+    """Is the concept one of `words`: typed, by its term, or a one-word translation of one (`сборка` is `build`)?"""
+    assert index.lexicon is not None
+    terms = _code_terms(index.lexicon, words)
+    text = concept.text.lower()
+    return text in words or text in terms or any(len(f.terms) == 1 and f.terms[0] in terms for f in concept.forms)
 
 
 def _code(index: SearchIndex, concept: SearchConcept) -> bool:
@@ -241,6 +308,22 @@ def points_at_code(text: str, lexicon) -> bool:
     return False
 
 
+def asks(text: str) -> bool:
+    """Is the prompt a question about how things are ("how do we…", "which…", "do we squash…?", "如何…",
+    "…吗") rather than a request to do something now ("rerun the build", "can you squash these") or a
+    question to the agent about its own work ("did you save the file?", "what have you changed")?"""
+    lowered = text.lower().replace("'", " ").replace("’", " ")
+    if any(w.strip(_PUNCTUATION) in YOU for w in lowered.split()) or any(w in text for w in ZH_YOU):
+        return False
+    # a clause opening with a question word; "add a print so we see what happens" is a request
+    for clause in lowered.translate(_CLAUSE_ENDS).split(","):
+        words = clause.split()
+        if words and (words[0] in ASKING or words[0] in ASKING_FIRST):
+            return True
+    return has_cjk(text) and any(w in text for w in ZH_ASKING)
+
+
+_CLAUSE_ENDS = str.maketrans(dict.fromkeys(";:.!?\n", ","))
 _PUNCTUATION = ".,;:!?\"'()[]{}«»“”‘’…`"
 _CJK_CODE = tuple(w for w in CODE_NOUNS if has_cjk(w))
 _CODE_TERMS: dict[tuple[int, int], frozenset[str]] = {}
@@ -298,12 +381,13 @@ def prime(bank: Bank, prompt: str) -> dict:
     chat = _chatless(text)
     assert index.lexicon is not None
     pointed = points_at_code(text, index.lexicon)
+    asking = asks(text)
     documents = []
     for result in results:
         sid = index.ids.get(result["path"])
         if sid is None or plain(result["path"]) != result["path"]:
             continue  # a file name holding a newline or ESC would break the injection's lines: not pointed at
-        if not held(evidence, index, sid, chat, pointed)[0]:
+        if not held(evidence, index, sid, chat, pointed, asking)[0]:
             continue
         item = {"path": result["path"], "title": result["title"], "section": result.get("section"),
                 "why": _short(result["why"])}

@@ -657,8 +657,9 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
                                      for number, (_, terms) in enumerate(keys))
             scored.append((later(ident, path), -total, path, value, body, prose(sid) if sid is not None else 0.0,
                            said))
-    # no candidate declares metadata (a plain bank): the score is prose already, a prose vote would count it twice
-    declared = any(declares_metadata(docs[row[2]]) for row in scored)
+    # no candidate declares metadata (a plain bank; dna/ and indexes, ranked later, aside): the score is prose
+    # already, a prose vote would count it twice
+    declared = any(not row[0] and declares_metadata(docs[row[2]]) for row in scored)
     fused = (_fused_order(scored) if declared else sorted(scored))[:limit]
     if not fused:
         return {"results": [], **empty_hint(HINT, "search", doc_kind, layer, status)}, None, None
