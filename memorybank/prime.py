@@ -318,7 +318,8 @@ def asks(text: str) -> bool:
     # a clause opening with a question word; "add a print so we see what happens" is a request
     for clause in lowered.translate(_CLAUSE_ENDS).split(","):
         words = clause.split()
-        if words and (words[0] in ASKING or words[0] in ASKING_FIRST):
+        # Russian `ли` stands after the clause's first word ("повторяются ли исключения?"), never first
+        if words and (words[0] in ASKING or words[0] in ASKING_FIRST or "ли" in words[1:3]):
             return True
     return has_cjk(text) and any(w in text for w in ZH_ASKING)
 

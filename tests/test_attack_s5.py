@@ -91,7 +91,7 @@ def test_a_russian_conjunction_holding_a_pointer_word_does_not_point_at_code(tmp
     files = {**ERRORS, "ru-errors.md": "# Обработка ошибок\n\n## Исключения\n\nКаждое исключение воркера пишется в "
                                       "лог, задача повторяется три раза.\n"}
     bank = write_bank(tmp_path / "errors", files)
-    for prompt, page in (("кроме того, исключения повторяются?", "ru-errors.md"),
+    for prompt, page in (("кроме того, как исключения повторяются?", "ru-errors.md"),
                          ("что происходит после того как исключение поймано?", "ru-errors.md"),
                          ("для того чтобы исключение повторилось, что нужно?", "ru-errors.md")):
         proc = cli_in_process("--root", str(bank), "--prime", prompt, "--json")
@@ -100,3 +100,17 @@ def test_a_russian_conjunction_holding_a_pointer_word_does_not_point_at_code(tmp
     for prompt in ("перепиши это исключение", "rename that exception"):  # a pointer that is one
         proc = cli_in_process("--root", str(bank), "--prime", prompt, "--json")
         assert json.loads(proc.stdout)["documents"] == [], prompt
+
+
+def test_a_russian_yes_no_question_with_li_is_a_question_not_a_request(tmp_path):
+    # `ли` was listed among the asking words, but only a clause's first word was compared and ли never opens a
+    # clause ("повторяются ли исключения?" = "are exceptions retried?"): the question was read as a request, in
+    # which a code noun anchors nothing, and prime fell silent where the English twin is pointed
+    files = {**ERRORS, "ru-errors.md": "# Обработка ошибок\n\n## Исключения\n\nКаждое исключение воркера пишется в "
+                                      "лог, задача повторяется три раза.\n"}
+    bank = write_bank(tmp_path / "errors", files)
+    for prompt, page in (("повторяются ли исключения?", "ru-errors.md"), ("логируются ли исключения?", "ru-errors.md"),
+                         ("are exceptions retried?", "errors.md")):
+        proc = cli_in_process("--root", str(bank), "--prime", prompt, "--json")
+        assert proc.returncode == 0, proc.stderr
+        assert page in [item["path"] for item in json.loads(proc.stdout)["documents"]], prompt
