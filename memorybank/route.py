@@ -84,6 +84,7 @@ HINT = "No document's title, purpose, canonical_for or headings match; search bo
 # A key or heading is addressed by a slot: document id << 12 | its number (the first 4,096 count).
 SLOT_BITS = 12
 SLOT_LIMIT = 1 << SLOT_BITS
+_SLOT_DOC = SLOT_BITS.__rrshift__  # slot -> its document id (`slot >> SLOT_BITS`), called from C by `map`
 CONCEPT_HITS = 16  # question concepts whose matches and per-field scores a warm index keeps (`concept_hits`)
 CONCEPT_HITS_ENTRIES = 4096  # ... each at most this many per-document scores (memory grows with the bank)
 
@@ -504,6 +505,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
 
     def exact(ident: int) -> float:
         """Raw (unmultiplied) score of one document, straight from the per-concept hits."""
+        if ident not in bounds:  # no field of it matched any concept (`bounds` holds every document one did)
+            return 0.0
         total = 0.0
         for h in hits:
             total += WEIGHT_PURPOSE * h.purpose.get(ident, 0.0) + WEIGHT_TITLE * h.title.get(ident, 0.0)
@@ -511,11 +514,10 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
         base = ident << SLOT_BITS
         best = 0.0
         for number, (_, terms) in enumerate(doc_fields.keys):
-            slot, covered = base | number, 0.0
-            for h in hits:
-                covered += h.keys.get(slot, 0.0)
-            if covered / len(terms) > best:
-                best = covered / len(terms)
+            # Σ of the concepts' matches of this key, summed once for the bounds below (in concept order)
+            share = covered_get(base | number)
+            if share is not None and share / len(terms) > best:
+                best = share / len(terms)
         coverage = min(1.0, best)
         if coverage >= 1.0:
             owners.add(ident)
@@ -573,11 +575,13 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     # the best key's coverage²) plus the best heading score any of its headings could reach (Σ over
     # concepts), × its undamped multiplier: candidates are scored best bound first until the bound
     # cannot reach the `limit`-th score, so a word most documents share does not send them all to `exact`
+    # (the merges below are dict comprehensions over one concept's dict at a time: each key once, so each
+    # reads the sum before it, in the order and with the sums of a key-by-key loop)
     covered: dict[int, float] = {}  # key slot -> Σ of concept matches
     get = covered.get
     for h in hits:
-        for slot, value in h.keys.items():
-            covered[slot] = get(slot, 0.0) + value
+        covered.update({slot: get(slot, 0.0) + value for slot, value in h.keys.items()})
+    covered_get = covered.get  # read by `exact`
     bounds: dict[int, float] = {}
     get = bounds.get
     for slot, value in covered.items():
@@ -585,17 +589,14 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
         share = min(1.0, value / len(fields[ident].keys[slot & (SLOT_LIMIT - 1)][1]))
         bounds[ident] = max(get(ident, 0.0), WEIGHT_CANONICAL * share * share)
     for h in hits:
-        for ident, value in h.purpose.items():
-            bounds[ident] = get(ident, 0.0) + WEIGHT_PURPOSE * value
-        for ident, value in h.title.items():
-            bounds[ident] = get(ident, 0.0) + WEIGHT_TITLE * value
+        bounds.update({ident: get(ident, 0.0) + WEIGHT_PURPOSE * value for ident, value in h.purpose.items()})
+        bounds.update({ident: get(ident, 0.0) + WEIGHT_TITLE * value for ident, value in h.title.items()})
     for pairs in heading_hits:
         reach: dict[int, float] = {}
         for found, score in reversed(pairs):  # weakest first: stronger overwrite
-            reach.update(dict.fromkeys({slot >> SLOT_BITS for slot in found}, score))
-        for ident, score in reach.items():
-            bounds[ident] = get(ident, 0.0) + WEIGHT_SECTION * score
-    order = sorted(((ident, bound * undamped[ident]) for ident, bound in bounds.items()),
+            reach.update(dict.fromkeys(set(map(_SLOT_DOC, found)), score))
+        bounds.update({ident: get(ident, 0.0) + WEIGHT_SECTION * score for ident, score in reach.items()})
+    order = sorted([(ident, bound * undamped[ident]) for ident, bound in bounds.items()],
                    key=itemgetter(1), reverse=True)
     for ident, bound in order:
         if beaten(bound):
@@ -699,7 +700,7 @@ def _best(terms: Terms, matched: dict[str, float]) -> tuple[float, str | None]:
 def _field(terms: Terms, matched: _Matched) -> tuple[float, list[str]]:
     # only the field's words some concept matched can score (the rest score 0 and never win `_best`)
     wanted = matched.terms
-    terms = tuple(triple for triple in terms if triple[0] in wanted)
+    terms = [triple for triple in terms if triple[0] in wanted]
     total, words = 0.0, []
     if not terms:
         return total, words
