@@ -84,11 +84,12 @@ HINT = "No document's title, purpose, canonical_for or headings match; search bo
 # A key or heading is addressed by a slot: document id << 12 | its number (the first 4,096 count).
 SLOT_BITS = 12
 SLOT_LIMIT = 1 << SLOT_BITS
-_SLOT_DOC = SLOT_BITS.__rrshift__  # slot -> its document id (`slot >> SLOT_BITS`), called from C by `map`
 CONCEPT_HITS = 16  # question concepts whose matches and per-field scores a warm index keeps (`concept_hits`)
 CONCEPT_HITS_ENTRIES = 4096  # ... each at most this many per-document scores (memory grows with the bank)
+EVIDENCE_KEPT, EVIDENCE_ENTRIES = 8, 2048  # questions whose body evidence a warm index keeps, each of ≤ this many ids
 
 Terms = tuple[tuple[str, str, str], ...]  # (term, surface, language), in field order (shared lexicon tuples)
+_TERM = itemgetter(0)  # a Terms triple's term
 
 
 class RouteFields(Value):
@@ -203,6 +204,8 @@ class RouteIndex(DerivedIndex):
         self._rarity_for: tuple | None = None  # the body index's state `_rarity_all` was computed with
         self._population: tuple[tuple, tuple[int, frozenset[int]]] = ((), (0, frozenset()))
         self._hits: dict[Concept, tuple[tuple, dict[str, float], _ConceptHits | None]] = {}  # `concept_hits`
+        self._evidence: dict[tuple[str, int], tuple[Evidence, list[int]]] = {}  # `question_evidence`
+        self._evidence_for: tuple | None = None  # the body index state `_evidence` holds for
 
     def factors(self, intent: bool, self_intent: bool = True) -> list[float]:
         """Per document id: layer weight × status × closed work (× why-intent, × the dna/ damping unless
@@ -284,6 +287,29 @@ class RouteIndex(DerivedIndex):
             self._hits.pop(next(iter(self._hits)))
         self._hits[concept] = (stamp, matched, found)
         return matched, found
+
+    def question_evidence(self, question: str, body: SearchIndex, count: int) -> tuple[Evidence, list[int]]:
+        """A question's body evidence (`body_evidence` over its search concepts) and its `count` strongest
+        ids (`_strongest`), memoised for the `EVIDENCE_KEPT` most recent questions while the body index
+        is in the same state (the stamp `_concept_evidence` keys its memo on, and the index itself): both
+        depend on nothing else. Evidence over more than `EVIDENCE_ENTRIES` documents is not kept (server
+        memory). Read only."""
+        lexicon = body.lexicon
+        assert lexicon is not None
+        stamp = (body, lexicon, body.total_length, body.live, len(body.paths), body.total_postings,
+                 self.bank.generation)
+        if stamp != self._evidence_for:
+            self._evidence.clear()
+            self._evidence_for = stamp
+        found = self._evidence.get((question, count))
+        if found is None:
+            evidence = body_evidence(body, lexicon.search_concepts(question))
+            found = (evidence, _strongest(evidence.raw, count))
+            if len(evidence.raw) <= EVIDENCE_ENTRIES:
+                if len(self._evidence) >= EVIDENCE_KEPT:
+                    self._evidence.pop(next(iter(self._evidence)), None)
+                self._evidence[(question, count)] = found
+        return found
 
     # -- issue 18 (adopt-parity): rarity counts the project's knowledge only (scaffold.py) --
     def population(self) -> tuple[int, frozenset[int]]:
@@ -575,13 +601,11 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     # the best key's coverage²) plus the best heading score any of its headings could reach (Σ over
     # concepts), × its undamped multiplier: candidates are scored best bound first until the bound
     # cannot reach the `limit`-th score, so a word most documents share does not send them all to `exact`
-    # (the merges below are dict comprehensions over one concept's dict at a time: each key once, so each
-    # reads the sum before it, in the order and with the sums of a key-by-key loop)
-    covered: dict[int, float] = {}  # key slot -> Σ of concept matches
-    get = covered.get
+    covered: dict[int, float] = {}  # key slot -> Σ of concept matches (in concept order; `exact` reads it)
+    get = covered_get = covered.get
     for h in hits:
-        covered.update({slot: get(slot, 0.0) + value for slot, value in h.keys.items()})
-    covered_get = covered.get  # read by `exact`
+        for slot, value in h.keys.items():
+            covered[slot] = get(slot, 0.0) + value
     bounds: dict[int, float] = {}
     get = bounds.get
     for slot, value in covered.items():
@@ -589,26 +613,27 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
         share = min(1.0, value / len(fields[ident].keys[slot & (SLOT_LIMIT - 1)][1]))
         bounds[ident] = max(get(ident, 0.0), WEIGHT_CANONICAL * share * share)
     for h in hits:
-        bounds.update({ident: get(ident, 0.0) + WEIGHT_PURPOSE * value for ident, value in h.purpose.items()})
-        bounds.update({ident: get(ident, 0.0) + WEIGHT_TITLE * value for ident, value in h.title.items()})
+        for ident, value in h.purpose.items():
+            bounds[ident] = get(ident, 0.0) + WEIGHT_PURPOSE * value
+        for ident, value in h.title.items():
+            bounds[ident] = get(ident, 0.0) + WEIGHT_TITLE * value
     for pairs in heading_hits:
         reach: dict[int, float] = {}
         for found, score in reversed(pairs):  # weakest first: stronger overwrite
-            reach.update(dict.fromkeys(set(map(_SLOT_DOC, found)), score))
-        bounds.update({ident: get(ident, 0.0) + WEIGHT_SECTION * score for ident, score in reach.items()})
-    order = sorted([(ident, bound * undamped[ident]) for ident, bound in bounds.items()],
+            reach.update(dict.fromkeys({slot >> SLOT_BITS for slot in found}, score))
+        for ident, score in reach.items():
+            bounds[ident] = get(ident, 0.0) + WEIGHT_SECTION * score
+    order = sorted(((ident, bound * undamped[ident]) for ident, bound in bounds.items()),
                    key=itemgetter(1), reverse=True)
     for ident, bound in order:
         if beaten(bound):
             break
         consider(ident)
     # -- fusion with body evidence (issue 14): metadata keeps its score, prose adds up to WEIGHT_BODY --
-    assert body_index.lexicon is not None
-    evidence = body_evidence(body_index, body_index.lexicon.search_concepts(question))
+    evidence, strongest = index.question_evidence(question, body_index, 3 * limit)  # body_evidence, _strongest
     meta = {path: -neg for _, neg, path in top}
     rows = dict(meta)  # path -> metadata score
     body_ids = body_index.ids
-    strongest = _strongest(evidence.raw, 3 * limit)
     for sid in strongest:
         path = body_index.paths[sid]
         ident = index.ids.get(path) if path is not None else None
@@ -700,12 +725,12 @@ def _best(terms: Terms, matched: dict[str, float]) -> tuple[float, str | None]:
 def _field(terms: Terms, matched: _Matched) -> tuple[float, list[str]]:
     # only the field's words some concept matched can score (the rest score 0 and never win `_best`)
     wanted = matched.terms
-    terms = [triple for triple in terms if triple[0] in wanted]
+    if wanted.isdisjoint(map(_TERM, terms)):  # most fields (headings) hold none: told in C, no list built
+        return 0.0, []
+    held = [triple for triple in terms if triple[0] in wanted]
     total, words = 0.0, []
-    if not terms:
-        return total, words
     for per_concept in matched.per_concept:
-        score, word = _best(terms, per_concept)
+        score, word = _best(held, per_concept)
         if word is not None:
             total += score
             words.append(word)
