@@ -9,13 +9,18 @@ The bar, per document, is evidence from the prompt's *distinctive* words, not a 
 - the prompt's content concepts (stopwords dropped, one per idea across languages) are weighted by
   their idf in this bank.
 - words of the request rather than its subject are left out (`GENERIC`: bump, fix, typo, run, test,
-  thanks, спасибо, 再来…, line numbers, lone CJK characters); what remains are the *topical* words.
+  thanks, спасибо, 再来…, line numbers and counts, lone CJK characters); what remains are the *topical* words.
+- a prompt that points at code in the conversation ("sort these imports", "перепиши этот цикл",
+  "把这个变量改个名字": `points_at_code`) asks about that code: the words of code itself (`CODE`) are
+  then request words too; they say nothing about which page of *this* bank to read.
 - at least one in three topical words must occur somewhere in the bank (`KNOWN_SHARE`): a prompt
-  mostly about things the bank never mentions is not about the bank.
+  mostly about things the bank never mentions is not about the bank. An everyday word no page holds
+  (`already`, `almost`) is ordinary phrasing, not a missing topic: it is not counted.
 - the document must hold, in its prose or its metadata (title, purpose, canonical keys, headings),
   at least a third of the idf weight of the known topical words (`MIN_COVERAGE`), and at least one
   of them must be distinctive: absent from some document (a word every document holds cannot say
-  which one to read).
+  which one to read). Everyday and clock words alone are no topic ("what time is it?"): some other
+  topical word of the prompt must occur in the bank.
 - the first three of route's answer (five results) that clear it are injected: the bar decides
   whether to speak, the ranking what to point at (a cut at half the best score dropped the answer
   ranked second or third about as often as it dropped noise).
@@ -68,6 +73,66 @@ pr diff patch paste pasted copy above output answer question again instead bette
 函数 注释 测试 报错 错误 这个 那个 可以 修改 优化 文件 版本号 你好 没问题 不错
 """.split())
 
+# The vocabulary of code itself, in any project: what a program is made of (`CODE_NOUNS`: loop, variable,
+# import, JSON, regex), what is done to it when editing and how it is judged (`CODE_EDITS`: reformat, merge,
+# sort, rename; unused, readable, shorter). Written as classes from general programming knowledge, not
+# from prompts. A prompt that *points at* code in the conversation (a `POINTERS` word just before a code
+# noun: "this loop", "the unused variable") asks about that code: then all these words are part of the
+# request, like `GENERIC`; otherwise they stay topical ("how do we store JSON?" is about the bank).
+CODE_NOUNS = frozenset("""
+code snippet block line lines statement statements expression expressions condition conditional if else elif
+loop loops iteration iterator generator comprehension lambda closure callback recursion
+function functions method methods class classes variable variables constant constants argument arguments
+parameter parameters param params signature return value values name names identifier
+list lists array arrays dict dicts dictionary tuple tuples string strings integer int float boolean bool null
+object objects field fields property properties attribute attributes key keys item items element elements
+type types typing hint hints annotation annotations import imports decorator operator syntax indentation
+bracket brackets brace braces quote quotes whitespace semicolon comment comments docstring
+json yaml xml csv html regex regexp exception exceptions traceback assertion script output
+код кода коде фрагмент строка строку строки выражение выражения условие условия цикл цикла циклы
+функция функцию функции метод метода класс класса переменная переменную переменной константа аргумент
+аргументы параметр параметры значение имя название список списка массив словарь кортеж тип
+типы типа аннотация аннотации импорт импорты регулярка регулярку исключение отступ отступы
+комментарий скобки json
+代码 函数 方法 类 变量 常量 参数 返回值 循环 条件 语句 表达式 正则 正则表达式 列表 数组 字典
+字符串 类型 注解 导入 异常 缩进 注释 名字 名称
+""".split())
+CODE_EDITS = frozenset("""
+reformat format formatting rewrite refactor rename extract inline merge split combine join sort reorder
+dedupe deduplicate simplify shorten clean tidy convert turn replace swap move delete remove drop insert
+wrap unwrap annotate explain flatten nest collapse expand indent unused redundant duplicate duplicated
+readable unreadable shorter longer cleaner simpler faster slower nested recursive async asynchronous await
+idiomatic verbose concise messy ugly dead hardcoded regular
+перепиши переделай отрефактори упрости сократи отформатируй объедини отсортируй удали замени вынеси
+преобразуй переименуй короче покороче понятнее читаемее неиспользуемая неиспользуемую неиспользуемый
+лишний лишнюю лишние асинхронный асинхронной асинхронным регулярное строковый
+重构 重写 改写 简化 合并 拆分 排序 改成 改为 改名 转换 异步 未使用 多余 可读 更短 一行
+""".split())
+CODE = CODE_NOUNS | CODE_EDITS
+# Words pointing at something already in the conversation ("this function", "эту переменную", "这个变量")
+POINTERS = frozenset("""
+this these that those the my its
+этот эта это эти этого этой этому этим этих эту тот та те того той тех мой моя мое моё мои мою моего моей
+""".split())
+ZH_POINTERS = ("这", "那", "此", "该")
+POINT_REACH = 2  # words after a pointer where the code word may stand ("these two if statements")
+ZH_REACH = 6  # characters, for a CJK run without spaces
+
+# Counts spelled out, like digits: "these two if statements" says how many, not what about
+NUMBERS = frozenset("""
+two three four five six seven eight nine ten twenty hundred два две три четыре пять шесть семь восемь девять десять
+""".split())
+
+# The clock and the calendar: "what's the date today?", "сколько времени?" name no topic of a bank, so
+# these words, like everyday ones, count as evidence only beside another word the bank holds (held()).
+CLOCK = frozenset("""
+time date day days week weeks weekday weekend month months year years hour hours minute minutes clock calendar
+today tonight tomorrow yesterday now monday tuesday wednesday thursday friday saturday sunday
+время времени дата дату число день дня недели неделя неделю месяц года год час часа часов минута минут
+сегодня завтра вчера сейчас понедельник вторник среда среду четверг пятница пятницу суббота субботу воскресенье
+时间 日期 今天 明天 昨天 现在 星期 礼拜 周末 几点 点钟 钟 月 年 天 号
+""".split())
+
 
 def _cut(prompt: str) -> str:
     """The first `MAX_QUESTION` characters of a prompt, cut at a space: a pasted log must not be refused."""
@@ -78,11 +143,12 @@ def _cut(prompt: str) -> str:
     return head.rsplit(" ", 1)[0] if " " in head else head
 
 
-def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "") -> tuple[bool, float]:
+def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", pointed: bool = False) -> tuple[bool, float]:
     """Does one document clear the bar (module doc)? And the idf-weighted share of known concepts it holds.
 
     `chat` is the prompt with its CJK request phrases blanked (`_chatless`): a CJK concept found only
-    inside one (`问题` of `没问题`, "no problem") is part of the request, not its subject."""
+    inside one (`问题` of `没问题`, "no problem") is part of the request, not its subject. `pointed`: the
+    prompt points at code in the conversation (`points_at_code`), so the words of code are request words."""
     path = index.paths[sid]
     doc = index.bank.docs.get(path) if path is not None else None
     if doc is None:
@@ -96,35 +162,88 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "") -> tu
     ceiling = index.idf(counted - 1) if counted > 1 else 0.0  # held by fewer than all documents
     topical = known = 0
     known_weight = found = 0.0
-    distinctive = False
+    distinctive = anchored = False
     for concept, weight, values, df in zip(evidence.concepts, evidence.weights, evidence.per_concept, evidence.dfs):
-        if _generic(index, concept) or (chat and has_cjk(concept.text) and concept.text not in chat):
+        if _generic(index, concept) or (pointed and _code(index, concept)) \
+                or (chat and has_cjk(concept.text) and concept.text not in chat):
+            continue
+        if not df:  # no document holds it: a topic the bank lacks, unless it is ordinary language
+            topical += not _everyday(index, concept)
             continue
         topical += 1
-        if not df:  # no document holds it
-            continue
         known += 1
         known_weight += weight
+        # everyday and clock words alone are no topic ("what time is it?"): the bank must hold another word
+        anchored = anchored or not _everyday(index, concept)
         if sid in values or named(concept, terms):
             found += weight
             distinctive = distinctive or weight >= ceiling
     if not known or known * KNOWN_SHARE < topical:
         return False, 0.0
     share = found / known_weight
-    return distinctive and share >= MIN_COVERAGE, share
+    return distinctive and anchored and share >= MIN_COVERAGE, share
 
 
 def _generic(index: SearchIndex, concept: SearchConcept) -> bool:
     """A word of the request itself (`bump`, `fix`, `спасибо`, `再来`), not of its subject."""
     text = concept.text.lower()
-    if text in GENERIC or text.isdigit() or (len(text) == 1 and has_cjk(text)):
-        return True  # a line number, or one character of a CJK run: no subject on their own
+    if text in GENERIC or text in NUMBERS or text.isdigit() or (len(text) == 1 and has_cjk(text)):
+        return True  # a line number, a count, or one character of a CJK run: no subject on their own
     assert index.lexicon is not None
     generic = _generic_terms(index.lexicon)
     if index.lexicon.term(text)[0] in generic:
         return True
     # a word translating a generic one is generic too (`работает` is `works`): the list stays English
     return any(len(form.terms) == 1 and form.terms[0] in generic for form in concept.forms[1:])
+
+
+def _everyday(index: SearchIndex, concept: SearchConcept) -> bool:
+    """A word of everyday language in any of its forms, as evidence.py weighs it, or of the clock (`CLOCK`)."""
+    assert index.lexicon is not None
+    if any(index.lexicon.everyday(form.label) for form in concept.forms):
+        return True
+    clock = _code_terms(index.lexicon, CLOCK)
+    return concept.text.lower() in clock or any(len(f.terms) == 1 and f.terms[0] in clock for f in concept.forms)
+
+
+def _code(index: SearchIndex, concept: SearchConcept) -> bool:
+    """A word of code itself (`CODE`): typed, or a one-word translation of one (`цикл` is `loop`)."""
+    assert index.lexicon is not None
+    code = _code_terms(index.lexicon)
+    text = concept.text.lower()
+    if text in code or index.lexicon.term(text)[0] in code:
+        return True
+    return any(len(form.terms) == 1 and form.terms[0] in code for form in concept.forms[1:])
+
+
+def points_at_code(text: str, lexicon) -> bool:
+    """Does the prompt point at code in the conversation: a `POINTERS` word with a `CODE` word just after it
+    ("this loop", "the unused variable", "эту функцию", "这个变量")?"""
+    words = [w.strip(_PUNCTUATION) for w in text.lower().split()]
+    if any(w in POINTERS for w in words):
+        nouns = _code_terms(lexicon, CODE_NOUNS)
+        for at, word in enumerate(words):
+            if word in POINTERS and any(lexicon.term(w)[0] in nouns for w in words[at + 1:at + 1 + POINT_REACH] if w):
+                return True
+    if has_cjk(text):
+        for at, char in enumerate(text):
+            if char in ZH_POINTERS and any(w in text[at + 1:at + 1 + ZH_REACH] for w in _CJK_CODE):
+                return True
+    return False
+
+
+_PUNCTUATION = ".,;:!?\"'()[]{}«»“”‘’…`"
+_CJK_CODE = tuple(w for w in CODE_NOUNS if has_cjk(w))
+_CODE_TERMS: dict[tuple[int, int], frozenset[str]] = {}
+
+
+def _code_terms(lexicon, words: frozenset[str] = CODE) -> frozenset[str]:
+    """`words` as `lexicon` writes them (English stems, Russian dictionary stems), built once per lexicon."""
+    key = (id(lexicon), id(words))
+    found = _CODE_TERMS.get(key)
+    if found is None:
+        found = _CODE_TERMS[key] = frozenset(lexicon.term(word)[0] for word in words)
+    return found
 
 
 _GENERIC_TERMS: dict[int, frozenset[str]] = {}
@@ -168,12 +287,14 @@ def prime(bank: Bank, prompt: str) -> dict:
     if not results or evidence is None or index is None or not evidence.concepts:
         return dict(NOTHING)
     chat = _chatless(text)
+    assert index.lexicon is not None
+    pointed = points_at_code(text, index.lexicon)
     documents = []
     for result in results:
         sid = index.ids.get(result["path"])
         if sid is None or plain(result["path"]) != result["path"]:
             continue  # a file name holding a newline or ESC would break the injection's lines: not pointed at
-        if not held(evidence, index, sid, chat)[0]:
+        if not held(evidence, index, sid, chat, pointed)[0]:
             continue
         item = {"path": result["path"], "title": result["title"], "section": result.get("section"),
                 "why": _short(result["why"])}

@@ -52,6 +52,7 @@ from .evidence import Evidence, best_line, body_evidence, line_needles
 from .frozen import Value, assign
 from .lang import Concept, Lexicon, about_bank, why_intent
 from .lang.everyday import everyday_df
+from .layout import role_scores, with_role
 from .query import check_filters, check_query, empty_hint
 from .records import Doc
 from .routefit import fit_answer, shown_words
@@ -646,6 +647,15 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
             continue
         raw = exact(ident)
         rows[path] = round(raw * factor(ident), 4)
+    # -- issue 14 (route-roles): a Cline-layout core file's role scores as low-weight metadata (layout.py) --
+    roles = role_scores(bank, concepts, body_index, intent)
+    for path, (extra, _) in roles.items():
+        ident, doc = index.ids.get(path), docs.get(path)
+        if ident is not None and doc is not None and not (filtered and not (
+                (doc_kind is None or doc.doc_kind == doc_kind) and (layer is None or doc.layer == layer)
+                and (status is None or doc.status == status))):
+            known = rows.get(path)
+            rows[path] = round((exact(ident) * factor(ident) if known is None else known) + extra * factor(ident), 4)
     # Each row's body part is at most WEIGHT_BODY × its whole strength (`beyond` only drops concepts),
     # so rows are taken best optimistic total first and `beyond` is computed only while a row can
     # still place in the top `limit` (the same sort keys: no rank or score changes)
@@ -683,7 +693,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
             if needles is None:
                 needles = line_needles(body_index, evidence)
             line = best_line(body_index, evidence, doc, needles)
-        results.append(_result(doc, fields[index.ids[path]], -neg, matched, line if body else None))
+        results.append(with_role(_result(doc, fields[index.ids[path]], -neg, matched, line if body else None),
+                                 roles, WHY_MAX))  # issue 14 (route-roles): `layout: <role>` in `why`
     return {"results": results}, evidence, body_index
 
 

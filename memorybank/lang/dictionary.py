@@ -667,3 +667,8 @@ proof of concept, poc | - | 概念验证
 prototype | прототип | 原型
 advantage | преимуществ | 优势
 """
+
+# issue 14 (route-roles): the words naming a Cline-layout file's job (layoutwords.py)
+from .layoutwords import ROWS as _LAYOUT_ROWS  # noqa: E402
+
+ROWS = ROWS.rstrip("\n") + _LAYOUT_ROWS

@@ -1,0 +1,257 @@
+"""Roles of the Cline "memory bank" layout (issue 14): what a plain bank's core file is for, by its name.
+
+The Cline convention (a published instruction set many plain banks follow) names six core files and
+gives each a fixed job: the brief holds scope and goals, the product context why the project exists,
+the active context the work in hand, the system patterns the architecture, the tech context the
+stack, the progress file the status and what is left. Such a bank says a file's job in its name only,
+while a question often asks for the job ("what is left to do", "which stack", "what is out of
+scope") in words no line of the file uses; the long files sharing most words with any question
+(progress, active context) then win it.
+
+So a core file of a bank that follows the layout gets a *role*: a short description of that job,
+written here in our own words from the convention (`ROLES`), which route scores like a low-weight
+metadata field (`WEIGHT_ROLE`, half a heading's weight) and names in `why` (`layout: progress`). A Russian
+or Chinese question meets the English description through the dictionary's equivalents, as it meets
+English metadata.
+
+The role is a prior for banks that say nothing about their files, so it is given only:
+- to a file whose name is a core name (case, `-` and `_` ignored: `projectBrief.md`, `tech_context.md`),
+- that declares no routing metadata of its own (no `canonical_for`, no `purpose` but an echo of its
+  prose): a hand-written purpose says more than the convention can,
+- in a bank holding at least `MIN_CORE` of the six core files: one `progress.md` in an unrelated
+  bank is no evidence of the convention.
+
+A description word shared by several roles weighs less (its idf among the six roles), and a match
+is counted once per question concept and role, at its best form. The roles are found when the
+bank's documents are indexed (`LayoutIndex`, kept in step with refreshes); a question costs a few
+dictionary lookups per concept.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left
+from collections.abc import Iterable
+
+from .bank import Bank
+from .derived import DerivedIndex
+from .lang import Concept, Lexicon, lexicon_for
+from .lang.everyday import everyday_df
+from .records import Doc
+from .routefit import shown_words
+from .search import SearchIndex
+
+WEIGHT_ROLE = 0.5  # half a heading: the convention's guess from a file name, not words its author wrote
+MIN_CORE = 3  # core files a bank must hold before its files' names are read as the convention's roles
+EXACT, PREFIX, TRANSLATION = 1.0, 0.6, 0.9  # route's match qualities (route.py)
+MIN_PREFIX = 4  # route's: prefix matching compares terms of ≥ 4 characters
+MEMO = 1024  # question concepts whose role matches (and rarity) are kept, per lexicon (and body index state)
+
+# The convention's six core files (normalised name -> the name `why` shows) and each one's job, in our
+# words: nouns that name the job; no verb any question uses (`use`, `build`, `solve`) and no word for the
+# project itself (`project`, `product`, `system`, `tool`), which questions use whatever they ask.
+ROLES: dict[str, tuple[str, str]] = {
+    "projectbrief": ("projectbrief", "overview, scope and boundaries, in scope and out of scope, "
+                                     "core requirements, goals and non-goals, foundation"),
+    "productcontext": ("productContext", "purpose, the problem behind it, motivation, "
+                                         "target users, user experience goals, expected behaviour"),
+    "activecontext": ("activeContext", "current focus, ongoing work, recent changes, next steps, "
+                                       "active decisions, open considerations, learnings and insights"),
+    "systempatterns": ("systemPatterns", "architecture, components and their relationships, design "
+                                         "patterns, key technical decisions, critical implementation paths"),
+    "techcontext": ("techContext", "technologies, technology stack, programming languages, frameworks, "
+                                   "libraries, dependencies, development setup, environment, "
+                                   "technical constraints"),
+    "progress": ("progress", "progress, current status, what is completed and finished, what is left, "
+                             "remaining work, known issues, bugs, milestones, evolution of decisions"),
+}
+
+# The roles that hold reasons: why the product exists, why the design is as it is (its key decisions).
+REASONS = ("productcontext", "systempatterns")
+
+
+def core_name(path: str) -> str | None:
+    """The convention's core file a path names (`memory-bank/techContext.md` → `techcontext`), else None."""
+    name = path.rpartition("/")[2]
+    if len(name) > 20 or not name.endswith(".md"):
+        return None
+    key = name[:-3].lower().replace("-", "").replace("_", "")
+    return key if key in ROLES else None
+
+
+def declares_metadata(doc: Doc) -> bool:
+    """Does the document say what it is for itself (a canonical key, a purpose that is not an echo)?"""
+    return bool(doc.canonical_for) or (doc.purpose is not None and not doc.purpose_echo)
+
+
+class RoleTerms:
+    """The roles' descriptions as terms of one lexicon: term -> {role: weight}, and the terms sorted."""
+
+    __slots__ = ("weights", "sorted", "longest", "_memo")
+
+    def __init__(self, lexicon: Lexicon) -> None:
+        holders: dict[str, set[str]] = {}
+        for role, (_, text) in ROLES.items():
+            for term, _, _ in lexicon.route_terms(text):
+                holders.setdefault(term, set()).add(role)
+        count = len(ROLES)
+        top = _idf(count, 1)
+        self.weights = {term: dict.fromkeys(roles, _idf(count, len(roles)) / top) for term, roles in holders.items()}
+        self.sorted = sorted(self.weights)
+        self.longest = max(map(len, self.sorted), default=0)
+        self._memo: dict[Concept, tuple[dict[str, float], tuple[str, ...]]] = {}
+
+    def matches(self, term: str, allow_prefix: bool) -> list[tuple[str, float]]:
+        """Description terms a question term meets: itself (1.0) and, if allowed, prefix relatives (0.6),
+        by route's rule (`RouteIndex.matches`)."""
+        found = [(term, EXACT)] if term in self.weights else []
+        if not allow_prefix or len(term) < MIN_PREFIX:
+            return found
+        terms = self.sorted
+        i = bisect_left(terms, term)
+        while i < len(terms) and terms[i].startswith(term):
+            if terms[i] != term:
+                found.append((terms[i], PREFIX))
+            i += 1
+        for size in range(MIN_PREFIX, min(len(term), self.longest + 1)):
+            if term[:size] in self.weights:
+                found.append((term[:size], PREFIX))
+        return found
+
+    def concept(self, concept: Concept) -> tuple[dict[str, float], tuple[str, ...]]:
+        """One question concept's best match per role (× the term's weight among the roles) and the terms its
+        rarity is read from (its forms and the description terms it met); memoised, as it depends on the
+        lexicon alone."""
+        found = self._memo.get(concept)
+        if found is None:
+            best: dict[str, float] = {}
+            forms = [(concept.term, EXACT * concept.weight, concept.prefix)]
+            forms.extend((eq, TRANSLATION * concept.weight, len(eq) >= MIN_PREFIX) for eq in concept.equivalents)
+            met: dict[str, None] = {}
+            for form, weight, allow_prefix in forms:
+                for term, quality in self.matches(form, allow_prefix):
+                    met[term] = None
+                    for role, share in self.weights[term].items():
+                        score = weight * quality * share
+                        if score > best.get(role, 0.0):
+                            best[role] = score
+            found = (best, (*met, *(form for form, _, _ in forms)) if best else ())
+            if len(self._memo) >= MEMO:
+                self._memo.clear()
+            self._memo[concept] = found
+        return found
+
+
+def _idf(documents: int, holders: int) -> float:
+    return math.log(1.0 + (documents - holders + 0.5) / (holders + 0.5))
+
+
+class LayoutIndex(DerivedIndex):
+    """Per bank: the documents that are core files of the layout without metadata of their own (path -> role)."""
+
+    cache_key = "route.layout"
+
+    def _reset(self) -> None:
+        self.roles: dict[str, str] = {}
+        self._rarity: dict[str, float] = {}  # term -> its prose rarity, per body index state
+        self._common: dict[Concept, float] = {}  # concept -> its rarity, per body index state
+        self._rarity_for: tuple | None = None
+        assert self.lexicon is not None
+        self.terms = RoleTerms(self.lexicon)
+
+    def sync(self) -> None:
+        """`DerivedIndex.sync` reading only the documents a core name names: the thousands of other files
+        of a large bank cost one name check each (a cold route at 10,000 documents pays ~1 ms, not ~30)."""
+        lexicon = lexicon_for(self.bank)
+        if lexicon is not self.lexicon or self.pending is None:
+            self.lexicon = lexicon
+            self._reset()
+            paths: Iterable[str] = self.bank.paths
+        else:
+            paths = self.pending
+            for path in paths:
+                self._remove(path)
+        self.pending = set()
+        docs = self.bank.docs
+        for path in paths:
+            if core_name(path) is not None and (doc := docs.get(path)) is not None and doc.is_knowledge:
+                self._add(path, doc)
+
+    def _add(self, path: str, doc: Doc) -> bool:
+        role = core_name(path)
+        if role is not None and not declares_metadata(doc):
+            self.roles[path] = role
+        return True
+
+    def _remove(self, path: str) -> None:
+        self.roles.pop(path, None)
+
+    def follows_layout(self) -> bool:
+        return len(set(self.roles.values())) >= MIN_CORE
+
+    def scores(self, concepts: list[Concept], body: SearchIndex) -> dict[str, float]:
+        """Per role: Σ over the question's concepts of its best match (`RoleTerms.concept`) × the concept's
+        rarity in the bank's prose, that of its most common form or matched term (`limit` in the prose
+        makes `ограничение` common, as route weighs a concept)."""
+        stamp = (self.bank.generation, body.live, len(body.paths), body.total_postings)
+        if stamp != self._rarity_for or len(self._common) >= MEMO:
+            self._rarity, self._common, self._rarity_for = {}, {}, stamp
+        total: dict[str, float] = {}
+        for concept in concepts:
+            best, terms = self.terms.concept(concept)
+            if not best:
+                continue
+            rare = self._common.get(concept)
+            if rare is None:
+                rare = self._common[concept] = min(self.rarity(term, body) for term in terms)
+            for role, score in best.items():
+                total[role] = total.get(role, 0.0) + score * rare
+        return total
+
+    def rarity(self, term: str, body: SearchIndex) -> float:
+        """How rare a description word is in the bank's prose: BM25 idf over the documents counted toward
+        body statistics ÷ the idf of a one-document word, an everyday word read as common (everyday.py),
+        as route weighs a heading word. A word no document's prose holds weighs 1."""
+        found = self._rarity.get(term)  # kept per body index state (`scores`)
+        if found is None:
+            counted = body.population()[0]
+            prose = body.postings.get(term)
+            df = 0
+            if prose is not None:
+                ids, paths = prose[0], body.paths
+                df = len(ids) if body.live == len(paths) else sum(paths[ident] is not None for ident in ids)
+                df = body.counted_df(ids, df)
+            assert self.lexicon is not None
+            if df and self.lexicon.everyday(term):
+                df = everyday_df(df, counted)
+            found = 1.0 if counted <= 1 or not df else _idf(counted, max(1, min(df, counted))) / _idf(counted, 1)
+            self._rarity[term] = found
+        return found
+
+
+def role_scores(bank: Bank, concepts: list[Concept], body: SearchIndex, intent: bool = False
+                ) -> dict[str, tuple[float, str]]:
+    """Per document holding a role: (its role score × `WEIGHT_ROLE`, the name `why` shows); empty when
+    the bank does not follow the layout or no concept meets a role. `intent`: the question asks why
+    (`lang.why_intent`), which the reason-holding roles (`REASONS`) answer as if it named their word."""
+    layout = LayoutIndex.of(bank)
+    if not layout.roles or not layout.follows_layout():
+        return {}
+    per_role = layout.scores(concepts, body)
+    if intent:
+        share = _idf(len(ROLES), len(REASONS)) / _idf(len(ROLES), 1)
+        for role in REASONS:
+            per_role[role] = per_role.get(role, 0.0) + share
+    if not per_role:
+        return {}
+    return {path: (WEIGHT_ROLE * per_role[role], ROLES[role][0])
+            for path, role in layout.roles.items() if per_role.get(role)}
+
+
+def with_role(row: dict, roles: dict[str, tuple[float, str]], size: int) -> dict:
+    """A route result row whose `why` names its document's role first (`layout: progress`), when it has one."""
+    found = roles.get(row["path"])
+    if found is None:
+        return row
+    why = f"layout: {found[1]}; {row['why']}" if row["why"] else f"layout: {found[1]}"
+    return {**row, "why": shown_words(why, size, why=True)}
