@@ -44,12 +44,14 @@ class Evidence(Value):
     per_concept: list[dict[int, float]]
     dfs: tuple[int, ...]  # per concept: the counted documents holding it (0: none does)
     said: list[dict[int, bool]]  # per concept: id -> its metadata names it (memo)
+    whole: list[dict[int, float]]  # per concept: its saturated value with the title and heading lines counted
 
-    __slots__ = ("raw", "total", "concepts", "weights", "per_concept", "dfs", "said")
+    __slots__ = ("raw", "total", "concepts", "weights", "per_concept", "dfs", "said", "whole")
 
     def __init__(
         self, raw: dict[int, float], total: float, concepts: list[SearchConcept], weights: list[float],
-        per_concept: list[dict[int, float]], dfs: tuple[int, ...] = (), said: list[dict[int, bool]] | None = None
+        per_concept: list[dict[int, float]], dfs: tuple[int, ...] = (), said: list[dict[int, bool]] | None = None,
+        whole: list[dict[int, float]] | None = None
     ) -> None:
         assign(self, "raw", raw)
         assign(self, "total", total)
@@ -58,9 +60,20 @@ class Evidence(Value):
         assign(self, "per_concept", per_concept)
         assign(self, "dfs", dfs)
         assign(self, "said", [] if said is None else said)
+        assign(self, "whole", per_concept if whole is None else whole)
 
     def strength(self, sid: int) -> float:
         return self.raw.get(sid, 0.0) / self.total
+
+    def prose(self, sid: int) -> float:
+        """BM25 of the whole body text, title and heading lines included (÷ (k1 + 1)): how `bank_search`
+        weighs a document, without its bonuses; route's second ranking (`route._fused_order`)."""
+        total = 0.0
+        for weight, values in zip(self.weights, self.whole):
+            value = values.get(sid)
+            if value is not None:
+                total += weight * value
+        return total
 
     def coverage(self, sid: int) -> float:
         """The idf-weighted share of the question's concepts the document's prose holds at all."""
@@ -89,33 +102,42 @@ class Evidence(Value):
         return found / self.total
 
 
-def _form_parts(index: SearchIndex, terms: tuple[str, ...], scale: float) -> tuple[dict[int, float], int]:
-    """Saturated tf (× scale) per id for a form needing all `terms` (mean over them), and the smallest df."""
+def _form_parts(index: SearchIndex, terms: tuple[str, ...],
+                scale: float) -> tuple[dict[int, float], int, dict[int, float]]:
+    """Saturated tf (× scale) per id for a form needing all `terms` (mean over them), the smallest df, and
+    the same with title and heading lines counted (`_saturated`)."""
     norm, paths = index.norms(), index.paths
     merged: dict[int, float] | None = None
+    whole: dict[int, float] | None = None
     smallest = 0
     every_live = index.live == len(paths)
     for term in terms:
         entry = index.postings.get(term)
         if entry is None:
-            return {}, 0
+            return {}, 0, {}
         ids, tfs = entry
-        found, df = _saturated(index, term, ids, tfs, norm, paths, every_live)
+        found, df, counted = _saturated(index, term, ids, tfs, norm, paths, every_live)
         if scale != 1.0:
             found = {k: scale * v for k, v in found.items()}
-        smallest = df if merged is None else min(smallest, df)  # a counted df may be 0 (scaffold.py)
-        merged = found if merged is None else {k: v + found[k] for k, v in merged.items() if k in found}
-        if not merged:
-            return {}, smallest
-    assert merged is not None
+            counted = {k: scale * v for k, v in counted.items()}
+        if merged is None or merged:  # the df of the terms up to the first no prose id holds with the others
+            smallest = df if merged is None else min(smallest, df)  # a counted df may be 0 (scaffold.py)
+            merged = found if merged is None else {k: v + found[k] for k, v in merged.items() if k in found}
+        whole = counted if whole is None else {k: v + counted[k] for k, v in whole.items() if k in counted}
+        if not whole:
+            return {}, smallest, {}
+    assert merged is not None and whole is not None
     count = len(terms)
-    return ({k: v / count for k, v in merged.items()} if count > 1 else merged), smallest
+    if count == 1:
+        return merged, smallest, whole
+    return {k: v / count for k, v in merged.items()}, smallest, {k: v / count for k, v in whole.items()}
 
 
 def _saturated(index: SearchIndex, term: str, ids: array, tfs: array, norm: list[float], paths: list[str | None],
-               every_live: bool) -> tuple[dict[int, float], int]:
-    """`tf / (tf + norm)` per live id of one term, heading lines subtracted, and the term's live document
-    frequency; memoised per index state.
+               every_live: bool) -> tuple[dict[int, float], int, dict[int, float]]:
+    """`tf / (tf + norm)` per live id of one term, heading lines subtracted, the term's live document
+    frequency, and `tf / (tf + norm)` with the heading lines counted (the whole body, as search counts it);
+    memoised per index state.
 
     The frequency counts live ids only: a warm index keeps a replaced document's postings until it
     compacts, and counting those would push df past the live count (a negative idf), so a server after
@@ -128,15 +150,17 @@ def _saturated(index: SearchIndex, term: str, ids: array, tfs: array, norm: list
     cache = index.saturated
     hit = cache.get(term)
     if hit is not None and hit[0] == stamp:
-        return hit[1], hit[2]
+        return hit[1], hit[2], hit[3]
     if every_live:
         found = {ident: tf / (tf + norm[ident]) for ident, tf in zip(ids, tfs)}
         df = len(ids)
     else:
         found = {ident: tf / (tf + norm[ident]) for ident, tf in zip(ids, tfs) if paths[ident] is not None}
         df = len(found)
+    whole = found
     heads = index.headings.get(term)
     if heads:  # heading lines are metadata: only the prose's occurrences count
+        whole = dict(found)
         for ident, in_heads in heads.items():
             if ident in found:
                 tf = tfs[bisect_left(ids, ident)] - in_heads  # ids are appended in increasing order
@@ -147,8 +171,8 @@ def _saturated(index: SearchIndex, term: str, ids: array, tfs: array, norm: list
     df = index.counted_df(ids, df)  # issue 18: scaffolding holding the term does not count (scaffold.py)
     if len(cache) >= SATURATED_CACHE:
         cache.pop(next(iter(cache)))
-    cache[term] = (stamp, found, df)
-    return found, df
+    cache[term] = (stamp, found, df, whole)
+    return found, df, whole
 
 
 def body_evidence(index: SearchIndex, concepts: list[SearchConcept]) -> Evidence:
@@ -159,24 +183,27 @@ def body_evidence(index: SearchIndex, concepts: list[SearchConcept]) -> Evidence
     per_concept: list[dict[int, float]] = []
     said: list[dict[int, bool]] = []
     dfs: list[int] = []
+    whole: list[dict[int, float]] = []
     for concept in content:
-        weight, best, df, memo = _concept_evidence(index, concept)
+        weight, best, df, memo, counted = _concept_evidence(index, concept)
         weights.append(weight)
         dfs.append(df)
         per_concept.append(best)
         said.append(memo)
+        whole.append(counted)
         if not raw:
             raw = {k: weight * v for k, v in best.items()}
         else:
             get_r = raw.get
             raw.update({k: get_r(k, 0.0) + weight * v for k, v in best.items()})
-    return Evidence(raw, sum(weights) or 1.0, content, weights, per_concept, tuple(dfs), said)
+    return Evidence(raw, sum(weights) or 1.0, content, weights, per_concept, tuple(dfs), said, whole)
 
 
-def _concept_evidence(index: SearchIndex,
-                      concept: SearchConcept) -> tuple[float, dict[int, float], int, dict[int, bool]]:
+def _concept_evidence(index: SearchIndex, concept: SearchConcept
+                      ) -> tuple[float, dict[int, float], int, dict[int, bool], dict[int, float]]:
     """One concept's idf weight, saturated value per id and counted df, memoised per index state, with the
-    memo of which ids' metadata names it (`Evidence.beyond` fills it).
+    memo of which ids' metadata names it (`Evidence.beyond` fills it) and the saturated value per id with
+    title and heading lines counted (`Evidence.prose`).
 
     Every question that names a concept repeats this merge over all its forms' postings (thousands
     of ids for a common word); it changes only when a document does, so it is kept (for the
@@ -187,21 +214,37 @@ def _concept_evidence(index: SearchIndex,
     cache = index.concept_evidence
     hit = cache.get(concept)
     if hit is not None and hit[0] == stamp:
-        return hit[1], hit[2], hit[3], hit[4]
+        return hit[1], hit[2], hit[3], hit[4], hit[5]
     floor = index.idf(0)
     counted = index.population()[0]
     lexicon = index.lexicon
     assert lexicon is not None
-    best: dict[int, float] = {}
     df = 0
     whole_known = any(form.terms[0] in index.postings for form in concept.forms)
     forms = concept.parts if concept.parts and not whole_known else concept.forms
     summed = forms is concept.parts
-    owned = False  # `best` may be `_saturated`'s memo itself: copied before a later form changes it
-    for form in forms:
-        parts, smallest = _form_parts(index, form.terms, form.tier / 10)
+    parts = [_form_parts(index, form.terms, form.tier / 10) for form in forms]
+    for _, smallest, _ in parts:
         if smallest and (not df or smallest < df):
             df = smallest
+    best = _best_form([found for found, _, _ in parts], summed)
+    whole = _best_form([with_heads for _, _, with_heads in parts], summed)
+    if df and any(lexicon.everyday(form.label) for form in concept.forms):
+        weight = index.idf(everyday_df(df, counted))  # an everyday word held: little evidence (everyday.py)
+    else:
+        weight = index.idf(df) if df else floor
+    if len(cache) >= CONCEPT_CACHE:
+        cache.pop(next(iter(cache)))
+    memo: dict[int, bool] = {}
+    cache[concept] = (stamp, weight, best, df, memo, whole)
+    return weight, best, df, memo, whole
+
+
+def _best_form(per_form: list[dict[int, float]], summed: bool) -> dict[int, float]:
+    """Per id, a concept's best form, or for an identifier's parts their sum capped at 1."""
+    best: dict[int, float] = {}
+    owned = False  # `best` may be `_saturated`'s memo itself: copied before a later form changes it
+    for parts in per_form:
         if not best:
             best = parts
             continue
@@ -214,17 +257,7 @@ def _concept_evidence(index: SearchIndex,
             if not owned:
                 best, owned = dict(best), True
             best.update(changes)
-    if summed:
-        best = {k: min(v, 1.0) for k, v in best.items()}
-    if df and any(lexicon.everyday(form.label) for form in concept.forms):
-        weight = index.idf(everyday_df(df, counted))  # an everyday word held: little evidence (everyday.py)
-    else:
-        weight = index.idf(df) if df else floor
-    if len(cache) >= CONCEPT_CACHE:
-        cache.pop(next(iter(cache)))
-    memo: dict[int, bool] = {}
-    cache[concept] = (stamp, weight, best, df, memo)
-    return weight, best, df, memo
+    return {k: min(v, 1.0) for k, v in best.items()} if summed else best
 
 
 def named(concept: SearchConcept, terms: set[str]) -> bool:

@@ -515,7 +515,7 @@ def _scan_body(path: str, body: str, first_line: int
     links: list[Link] = []
     refs: list[RuleRef] = []
     more_links = 0
-    if "](" in body:
+    if "]" in body and "](" in body:  # (a one-character search first: bodies without links skip the slow pair search)
         ticks = "`" in body  # no backtick in the body: no link can sit in a code span
         line, pos = first_line, 0
         for match in _LINK.finditer(body):
@@ -620,7 +620,8 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         errors.append(f"not valid UTF-8 (byte {exc.start}, line {bad_line}); decoded with replacement characters")
     if "\x00" in text:
         errors.append("contains NUL bytes; is this a binary file?")
-    newline = "\r\n" if "\r\n" in text[:4096] else "\n"
+    # a CR is rare: one memchr finds none, where the two-character search of a 4 KB slice costs ~30× as much
+    newline = "\r\n" if text.find("\r", 0, 4096) >= 0 and "\r\n" in text[:4096] else "\n"
     if whole is None:
         line_count = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
     else:

@@ -2,7 +2,8 @@
 
 Two kinds of evidence are fused (see `routed`): the hand-written metadata (`canonical_for`, `purpose`,
 `title`, `## ` headings), scored as below, and the prose of the body, read from the body search index
-(`evidence.py`). Metadata keeps its exact score; body evidence adds to it. Each
+(`evidence.py`). Metadata keeps its exact score; body evidence adds to it, and the order fuses that
+score's ranking with the body text's own BM25 ranking by reciprocal rank (`_fused_order`). Each
 document's fields are tokenised once (when the document is parsed or the vocabulary changes) into
 `RouteFields`, and an inverted index (`term → Postings`: document ids per field, key and heading
 slots) answers a question by touching only the documents that share a term with it; see `route`
@@ -52,7 +53,7 @@ from .evidence import Evidence, best_line, body_evidence, line_needles
 from .frozen import Value, assign
 from .lang import Concept, Lexicon, about_bank, why_intent
 from .lang.everyday import everyday_df
-from .layout import role_scores, with_role
+from .layout import declares_metadata, role_scores, with_role
 from .query import check_filters, check_query, empty_hint
 from .records import Doc
 from .routefit import fit_answer, shown_words
@@ -71,6 +72,8 @@ SECTION_MAX = 40  # characters of a `section`: a clipped heading still opens it 
 WHY_MAX = 160  # characters of a `why` line
 WHY_WORDS = 3  # matched words named per field in `why`
 KEY_SHOWN, WORD_SHOWN = 60, 24  # characters of a canonical key and of one matched word named in `why`
+FUSE_K, BODY_VOTE = 2, 0.5  # reciprocal-rank fusion (`_fused_order`): rank offset, weight of the prose ranking
+KEY_WORD_LEAST = PREFIX * TRANSLATION  # the least a key word matched at all adds to a key's coverage
 INDEX_BODY = 0.5  # an index's prose mostly describes the documents it links to
 STATUS_FACTOR = {"active": 1.0, "draft": 0.7, "archived": 0.2}
 OTHER_STATUS_FACTOR = 0.9
@@ -502,7 +505,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     Metadata (§5) first, then fusion: the metadata top `limit` and the `3 × limit` documents
     with the most body evidence are scored `metadata + WEIGHT_BODY × strength × multiplier`, where
     strength counts only the concepts the document's title, purpose and keys do not already hold
-    (`Evidence.beyond`); an index (README) gets half.
+    (`Evidence.beyond`); an index (README) gets half. They are ordered by `_fused_order`: that score's
+    rank fused with the rank of the body text's BM25 (`Evidence.prose`); `score` stays the evidence.
 
     How the metadata walk stays fast on large banks without changing any score: per concept, the best score per
     field comes from C-level dict merges over the postings (`_ConceptHits`). Each candidate's upper
@@ -656,37 +660,38 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
                 and (status is None or doc.status == status))):
             known = rows.get(path)
             rows[path] = round((exact(ident) * factor(ident) if known is None else known) + extra * factor(ident), 4)
-    # Each row's body part is at most WEIGHT_BODY × its whole strength (`beyond` only drops concepts),
-    # so rows are taken best optimistic total first and `beyond` is computed only while a row can
-    # still place in the top `limit` (the same sort keys: no rank or score changes)
-    pending = []
-    raw_get, total_weight = evidence.raw.get, evidence.total
+    # Two rankings of the same rows, fused by their ranks (`_fused_order`): the evidence score (metadata +
+    # body beyond it) and the body text alone, as BM25 weighs it (`Evidence.prose`: no multiplier)
+    scored: list[tuple[bool, float, str, float, float, float, bool]] = []
+    raw_get, prose = evidence.raw.get, evidence.prose
+    matched = _Matched(matched_per_concept)
     for path, value in rows.items():
         ident = index.ids[path]
         sid = body_ids.get(path)
-        bound = raw_get(sid, 0.0) / total_weight if sid is not None else 0.0
-        if docs[path].is_index:
-            bound *= INDEX_BODY
-        pending.append((later(ident, path), -round(value + WEIGHT_BODY * bound * factor(ident), 4), path, ident, sid,
-                        value))
-    pending.sort()
-    fused: list[tuple[bool, float, str, float, float]] = []  # sorted
-    for late, optimistic, path, ident, sid, value in pending:
-        if len(fused) >= limit and (late, optimistic, path) > fused[limit - 1][:3]:
-            break
-        strength = evidence.beyond(body_index, sid, docs[path]) if sid is not None else 0.0
-        if docs[path].is_index:
-            strength *= INDEX_BODY
-        body = WEIGHT_BODY * strength * factor(ident)
+        doc = docs[path]
+        body = 0.0
+        if sid is not None and raw_get(sid):
+            body = WEIGHT_BODY * evidence.beyond(body_index, sid, doc) * factor(ident)
+            if doc.is_index:
+                body *= INDEX_BODY
         total = round(value + body, 4)
         if total > 0:
-            bisect.insort(fused, (late, -total, path, value, body))
+            # a key said whole in any language: every word matched, each at least a translated prefix's 0.54
+            keys, base = fields[ident].keys, ident << SLOT_BITS
+            said = value > 0 and any(covered.get(base | number, 0.0) >= KEY_WORD_LEAST * len(terms)
+                                     and len(_field(terms, matched)[1]) >= len(terms)
+                                     for number, (_, terms) in enumerate(keys))
+            scored.append((later(ident, path), -total, path, value, body, prose(sid) if sid is not None else 0.0,
+                           said))
+    # no candidate declares metadata (a plain bank; dna/ and indexes, ranked later, aside): the score is prose
+    # already, a prose vote would count it twice
+    declared = any(not row[0] and declares_metadata(docs[row[2]]) for row in scored)
+    fused = (_fused_order(scored) if declared else sorted(scored))[:limit]
     if not fused:
         return {"results": [], **empty_hint(HINT, "search", doc_kind, layer, status)}, None, None
     results = []
-    matched = _Matched(matched_per_concept)
     needles = None  # placed once for every row that quotes a body line
-    for _, neg, path, value, body in fused[:limit]:
+    for _, neg, path, value, body, _, _ in fused:
         doc = docs[path]
         line = None
         if body > 0 and (body >= value or value == 0 or not _has_section(fields[index.ids[path]], matched)):
@@ -696,6 +701,30 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
         results.append(with_role(_result(doc, fields[index.ids[path]], -neg, matched, line if body else None),
                                  roles, WHY_MAX))  # issue 14 (route-roles): `layout: <role>` in `why`
     return {"results": results}, evidence, body_index
+
+
+def _fused_order(scored: list[tuple[bool, float, str, float, float, float, bool]]
+                 ) -> list[tuple[bool, float, str, float, float, float, bool]]:
+    """Rows `(later, -score, path, metadata, body part, prose, says a key)` in route's order: reciprocal-rank
+    fusion of the score ranking and the prose ranking, `1 / (FUSE_K + rank) + BODY_VOTE / (FUSE_K + prose rank)`.
+
+    The score adds metadata to prose on one scale, so a purpose that says one word of the question (or
+    its translation) outweighs prose that says all of it; the prose ranking (`Evidence.prose`, what
+    `bank_search` ranks by) knows no metadata. Fusing ranks, not scores, needs neither scale to fit the
+    other. A row without prose gets no prose vote; a row owning a key the question says whole (in any
+    language: `why` names it) gets the best one, so it keeps a first place its score gives it.
+    Documents `later` (scaffold.later) stay after the rest; ties go to the score."""
+    by_score = sorted(scored)
+    place = {path: number for number, (_, path) in
+             enumerate(sorted([(-row[5], row[2]) for row in by_score if row[5] > 0 and not row[6]]), 1)}
+    best = BODY_VOTE / (FUSE_K + 1)
+    keyed = []
+    for number, row in enumerate(by_score, 1):
+        at = place.get(row[2])
+        vote = best if row[6] else BODY_VOTE / (FUSE_K + at) if at else 0.0
+        keyed.append((row[0], -(1 / (FUSE_K + number) + vote), number, row))
+    keyed.sort()  # `number` is unique: rows themselves are never compared
+    return [item[3] for item in keyed]
 
 
 def _strongest(raw: dict[int, float], count: int) -> list[int]:

@@ -4,8 +4,8 @@ The index is an in-memory inverted index over bodies (frontmatter excluded; temp
 `_inbox/` never indexed), built on first use and then updated from refreshes: only documents a
 refresh reported are re-read and re-indexed (`SearchIndex.derived` counts them). Postings are two
 parallel arrays per term (document ids as `'i'`, term frequencies as `'H'`, widened to `'i'` for a
-term over 65,535 times in one body); a changed document gets a new id
-and its old postings are skipped until a compaction drops them.
+term over 65,535 times in one body), packed into flat arrays for all terms (`PackedPostings`); a
+changed document gets a new id and its old postings are skipped until a compaction drops them.
 
 Terms (`Lexicon.search_counts`): lowercase words (English stemmed, Russian stemmed by the
 dictionary), identifiers whole plus their parts (`ft-042` → `ft-042`, `ft`, `042`), CJK runs as
@@ -38,7 +38,7 @@ import os
 import re
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from .bank import Bank
@@ -63,6 +63,7 @@ PHRASE_BONUS, TITLE_BONUS, PURPOSE_BONUS = 0.5, 0.3, 0.15
 EXCERPT_MAX = 240
 # the title and `## ` sections are routing metadata; deeper headings are prose
 HEADING_LINES = re.compile(r"^#{1,2}[ \t].*$", re.MULTILINE)
+PACK_LOOSE = 4096  # loose terms (added or changed since the last pack) that make the body postings pack again
 HINT = "No document body contains these words; rank documents by topic instead."
 
 
@@ -107,6 +108,141 @@ class HeadCounts:
         return len(self.ids)
 
 
+class PackedPostings:
+    """The body index's `term → (ids, tfs)` postings, most of them packed (issue 15: memory, ready).
+
+    Packed terms are one sorted term list and four flat arrays (every term's ids in one `'i'`
+    array, its counts in one `'H'` array, each term's start and length), ~20 bytes a term beside its
+    postings where a tuple of two arrays per term cost ~230; the cache restores them from bytes in C,
+    without building a Python object per term. Terms added or changed since the last `pack()` (and a
+    term whose counts were widened to `'i'`) live in a plain dict beside them. `get` hands back
+    fresh arrays (a slice of the packed ones): callers read them, and `append` is the only writer.
+    """
+
+    __slots__ = ("terms", "starts", "counts", "ids", "tfs", "loose", "packed_live", "garbage")
+
+    def __init__(self) -> None:
+        self.terms: list[str] = []  # sorted; a term moved to `loose` keeps its place with count 0
+        self.starts = array("q")
+        self.counts = array("i")
+        self.ids = array("i")
+        self.tfs = array("H")
+        self.loose: dict[str, tuple[array, array]] = {}
+        self.packed_live = 0  # packed terms with postings (count > 0)
+        self.garbage = 0  # packed postings no term points at any more
+
+    def _clear(self) -> None:
+        self.__init__()  # type: ignore[misc]
+
+    def _slot(self, term: str) -> int:
+        """The packed place of `term`, or -1 (not packed, or moved to `loose`)."""
+        terms = self.terms
+        at = bisect_left(terms, term)
+        return at if at < len(terms) and terms[at] == term and self.counts[at] else -1
+
+    def get(self, term: str, default: Any = None) -> Any:
+        found = self.loose.get(term)
+        if found is not None:
+            return found
+        at = self._slot(term)
+        if at < 0:
+            return default
+        start = self.starts[at]
+        end = start + self.counts[at]
+        return self.ids[start:end], self.tfs[start:end]
+
+    def __getitem__(self, term: str) -> tuple[array, array]:
+        found = self.get(term)
+        if found is None:
+            raise KeyError(term)
+        return found
+
+    def __contains__(self, term: object) -> bool:
+        return term in self.loose or (isinstance(term, str) and self._slot(term) >= 0)
+
+    def __len__(self) -> int:
+        return self.packed_live + len(self.loose)
+
+    def __iter__(self) -> Iterator[str]:
+        counts = self.counts
+        yield from (term for at, term in enumerate(self.terms) if counts[at])
+        yield from list(self.loose)
+
+    def items(self) -> Iterator[tuple[str, tuple[array, array]]]:
+        for term in list(self):
+            yield term, self[term]
+
+    def _unpack(self, term: str) -> None:
+        """Move a packed term into `loose` (its packed postings become garbage until the next `pack`)."""
+        at = self._slot(term)
+        if at >= 0:
+            self.loose[term] = self.get(term)
+            self.garbage += self.counts[at]
+            self.counts[at] = 0
+            self.packed_live -= 1
+
+    def __setitem__(self, term: str, entry: tuple[array, array]) -> None:
+        self._unpack(term)
+        self.loose[term] = entry
+
+    def __delitem__(self, term: str) -> None:
+        self._unpack(term)
+        del self.loose[term]
+
+    def append(self, term: str, ident: int, tf: int) -> None:
+        """Add one posting (ids only grow: `ident` is the newest document's)."""
+        entry = self.loose.get(term)
+        if entry is None:
+            self._unpack(term)
+            entry = self.loose.get(term)
+            if entry is None:
+                entry = self.loose[term] = (array("i"), array("H"))
+        entry[0].append(ident)
+        try:
+            entry[1].append(tf)
+        except OverflowError:  # a term over 65,535 times in one body: this term's counts widen
+            entry = self.loose[term] = (entry[0], array("i", entry[1]))
+            entry[1].append(tf)
+
+    def pack(self) -> None:
+        """Move every term with `'H'` counts into the flat arrays (the widened ones stay loose)."""
+        merged = {term: self[term] for term in self}
+        self._clear()
+        ids, tfs, starts, counts = self.ids, self.tfs, self.starts, self.counts
+        for term in sorted(merged):
+            found_ids, found_tfs = merged[term]
+            if found_tfs.typecode != "H":
+                self.loose[term] = (found_ids, found_tfs)
+                continue
+            self.terms.append(term)
+            starts.append(len(ids))
+            counts.append(len(found_ids))
+            ids.extend(found_ids)
+            tfs.extend(found_tfs)
+        self.packed_live = len(self.terms)
+
+    def state(self) -> tuple:
+        """What the cache keeps: the packed arrays as bytes and the loose terms (see `restore`)."""
+        if self.loose or self.garbage:
+            self.pack()
+        loose = [(term, ids.tobytes(), tfs.typecode, tfs.tobytes()) for term, (ids, tfs) in self.loose.items()]
+        return (self.terms, self.starts.tobytes(), self.counts.tobytes(), self.ids.tobytes(), self.tfs.tobytes(),
+                loose)
+
+    @classmethod
+    def restore(cls, state: tuple) -> PackedPostings:
+        """The postings `state()` wrote; ValueError for a state of the wrong shape (the cache rebuilds)."""
+        terms, starts, counts, ids, tfs, loose = state
+        out = cls()
+        out.terms, out.starts, out.counts = list(terms), array("q", starts), array("i", counts)
+        out.ids, out.tfs = array("i", ids), array("H", tfs)
+        if not (len(out.terms) == len(out.starts) == len(out.counts) and len(out.ids) == len(out.tfs)):
+            raise ValueError("packed postings of the wrong shape")  # (the file's CRC and code mark vouch for the rest)
+        out.loose = {term: (array("i", i), array("H" if code == "H" else "i", t)) for term, i, code, t in loose}
+        out.packed_live = len(out.terms)
+        return out
+
+
 class SearchIndex(DerivedIndex):
     """Per-bank body index: ids, lengths and `term → (ids, tfs)` postings."""
 
@@ -125,7 +261,7 @@ class SearchIndex(DerivedIndex):
         self.meta: list[tuple[TermSet, TermSet]] = []  # title and purpose terms
         self.keys: list[TermSet] = []  # canonical_for terms (routing's body evidence skips them)
         self._per_doc: dict[str, tuple[tuple, list[float]]] = {}
-        self.postings: dict[str, tuple[array, array]] = {}
+        self.postings = PackedPostings()
         self.live = 0
         self.total_length = 0
         self.dead_postings = 0
@@ -173,18 +309,16 @@ class SearchIndex(DerivedIndex):
         self.live += 1
         self.total_length += length
         self.total_postings += len(counts)
-        postings = self.postings
+        append = self.postings.append
         for term, tf in counts.items():
-            entry = postings.get(term)
-            if entry is None:
-                entry = postings[term] = (array("i"), array("H"))
-            entry[0].append(ident)
-            try:
-                entry[1].append(tf)
-            except OverflowError:  # a term over 65,535 times in one body: this term's counts widen
-                entry = postings[term] = (entry[0], array("i", entry[1]))
-                entry[1].append(tf)
+            append(term, ident, tf)
         return True
+
+    def sync(self) -> None:
+        super().sync()
+        postings = self.postings
+        if len(postings.loose) > max(PACK_LOOSE, postings.packed_live // 4):  # after a full build, or many edits
+            postings.pack()
 
     def _remove(self, path: str) -> None:
         ident = self.ids.pop(path, None)
@@ -215,6 +349,7 @@ class SearchIndex(DerivedIndex):
                 del self.headings[term]
         self.total_postings -= self.dead_postings
         self.dead_postings = 0
+        self.postings.pack()
 
     def idf(self, df: int) -> float:
         """BM25 idf of a term held by `df` counted documents (`counted_df`), over the counted population."""
