@@ -321,7 +321,22 @@ def asks(text: str) -> bool:
         # Russian `ли` stands after the clause's first word ("повторяются ли исключения?"), never first
         if words and (words[0] in ASKING or words[0] in ASKING_FIRST or "ли" in words[1:3]):
             return True
+    if any(_intoned(part) for part in lowered.split("?")[:-1]):
+        return True
     return has_cjk(text) and any(w in text for w in ZH_ASKING)
+
+
+# Russian asks yes/no by intonation alone ("кэш сбрасывается при выходе?"); a request with a question mark
+# says whom it asks ("перезапустишь тесты?", "можно покороче?"): a second-person verb or an asking-for word
+RU_ASKING_FOR = frozenset("можно давай давайте".split())
+
+
+def _intoned(clause: str) -> bool:
+    """Does `clause` (the text before a `?`, its last clause) read as a Russian yes/no question?"""
+    words = [w.strip(_PUNCTUATION) for w in clause.translate(_CLAUSE_ENDS).split(",")[-1].split()]
+    words = [w for w in words if w]
+    return (bool(words) and all("а" <= ch <= "я" or ch in "ё-" for ch in "".join(words))
+            and not any(w.endswith("шь") or w in RU_ASKING_FOR for w in words))
 
 
 _CLAUSE_ENDS = str.maketrans(dict.fromkeys(";:.!?\n", ","))
