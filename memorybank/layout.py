@@ -18,8 +18,9 @@ The role is a prior for banks that say nothing about their files, so it is given
 - to a file whose name is a core name (case, `-` and `_` ignored: `projectBrief.md`, `tech_context.md`),
 - that declares no routing metadata of its own (no `canonical_for`, no `purpose` but an echo of its
   prose): a hand-written purpose says more than the convention can,
-- in a bank holding at least `MIN_CORE` of the six core files: one `progress.md` in an unrelated
-  bank is no evidence of the convention.
+- in a folder holding at least `MIN_CORE` of the six core files (the convention keeps them side by
+  side): one `progress.md` in an unrelated bank, or core names scattered over unrelated folders
+  (`features/x/progress.md`, `ops/techContext.md`), is no evidence of the convention.
 
 A description word shared by several roles weighs less (its idf among the six roles), and a match
 is counted once per question concept and role, at its best form. The roles are found when the
@@ -42,7 +43,7 @@ from .routefit import shown_words
 from .search import SearchIndex
 
 WEIGHT_ROLE = 0.5  # half a heading: the convention's guess from a file name, not words its author wrote
-MIN_CORE = 3  # core files a bank must hold before its files' names are read as the convention's roles
+MIN_CORE = 3  # core files one folder must hold before its files' names are read as the convention's roles
 EXACT, PREFIX, TRANSLATION = 1.0, 0.6, 0.9  # route's match qualities (route.py)
 MIN_PREFIX = 4  # route's: prefix matching compares terms of ≥ 4 characters
 MEMO = 1024  # question concepts whose role matches (and rarity) are kept, per lexicon (and body index state)
@@ -190,8 +191,12 @@ class LayoutIndex(DerivedIndex):
         self.roles.pop(path, None)
         self.cores.pop(path, None)
 
-    def follows_layout(self) -> bool:
-        return len(set(self.cores.values())) >= MIN_CORE
+    def laid_out(self) -> set[str]:
+        """The folders holding at least `MIN_CORE` of the six core files: where names are the layout's."""
+        held: dict[str, set[str]] = {}
+        for path, role in self.cores.items():
+            held.setdefault(path.rpartition("/")[0], set()).add(role)
+        return {folder for folder, roles in held.items() if len(roles) >= MIN_CORE}
 
     def scores(self, concepts: list[Concept], body: SearchIndex) -> dict[str, float]:
         """Per role: Σ over the question's concepts of its best match (`RoleTerms.concept`) × the concept's
@@ -239,7 +244,8 @@ def role_scores(bank: Bank, concepts: list[Concept], body: SearchIndex, intent: 
     the bank does not follow the layout or no concept meets a role. `intent`: the question asks why
     (`lang.why_intent`), which the reason-holding roles (`REASONS`) answer as if it named their word."""
     layout = LayoutIndex.of(bank)
-    if not layout.roles or not layout.follows_layout():
+    folders = layout.laid_out() if layout.roles else set()
+    if not folders:
         return {}
     per_role = layout.scores(concepts, body)
     if intent:
@@ -249,7 +255,7 @@ def role_scores(bank: Bank, concepts: list[Concept], body: SearchIndex, intent: 
     if not per_role:
         return {}
     return {path: (WEIGHT_ROLE * per_role[role], ROLES[role][0])
-            for path, role in layout.roles.items() if per_role.get(role)}
+            for path, role in layout.roles.items() if per_role.get(role) and path.rpartition("/")[0] in folders}
 
 
 def with_role(row: dict, roles: dict[str, tuple[float, str]], size: int) -> dict:
