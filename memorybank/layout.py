@@ -31,7 +31,6 @@ dictionary lookups per concept.
 from __future__ import annotations
 
 import math
-from bisect import bisect_left
 from collections.abc import Iterable
 
 from .bank import Bank
@@ -41,11 +40,10 @@ from .lang.everyday import everyday_df
 from .records import Doc
 from .routefit import shown_words
 from .search import SearchIndex
+from .termmatch import EXACT, MIN_PREFIX_QUERY, TRANSLATION, term_matches
 
 WEIGHT_ROLE = 0.5  # half a heading: the convention's guess from a file name, not words its author wrote
 MIN_CORE = 3  # core files one folder must hold before its files' names are read as the convention's roles
-EXACT, PREFIX, TRANSLATION = 1.0, 0.6, 0.9  # route's match qualities (route.py)
-MIN_PREFIX = 4  # route's: prefix matching compares terms of ≥ 4 characters
 MEMO = 1024  # question concepts whose role matches (and rarity) are kept, per lexicon (and body index state)
 
 # The convention's six core files (normalised name -> the name `why` shows) and each one's job, in our
@@ -104,20 +102,8 @@ class RoleTerms:
 
     def matches(self, term: str, allow_prefix: bool) -> list[tuple[str, float]]:
         """Description terms a question term meets: itself (1.0) and, if allowed, prefix relatives (0.6),
-        by route's rule (`RouteIndex.matches`)."""
-        found = [(term, EXACT)] if term in self.weights else []
-        if not allow_prefix or len(term) < MIN_PREFIX:
-            return found
-        terms = self.sorted
-        i = bisect_left(terms, term)
-        while i < len(terms) and terms[i].startswith(term):
-            if terms[i] != term:
-                found.append((terms[i], PREFIX))
-            i += 1
-        for size in range(MIN_PREFIX, min(len(term), self.longest + 1)):
-            if term[:size] in self.weights:
-                found.append((term[:size], PREFIX))
-        return found
+        by route's rule (`termmatch.term_matches`)."""
+        return term_matches(term, self.weights, self.sorted, self.longest, allow_prefix)
 
     def concept(self, concept: Concept) -> tuple[dict[str, float], tuple[str, ...]]:
         """One question concept's best match per role (× the term's weight among the roles) and the terms its
@@ -127,7 +113,7 @@ class RoleTerms:
         if found is None:
             best: dict[str, float] = {}
             forms = [(concept.term, EXACT * concept.weight, concept.prefix)]
-            forms.extend((eq, TRANSLATION * concept.weight, len(eq) >= MIN_PREFIX) for eq in concept.equivalents)
+            forms.extend((eq, TRANSLATION * concept.weight, len(eq) >= MIN_PREFIX_QUERY) for eq in concept.equivalents)
             met: dict[str, None] = {}
             for form, weight, allow_prefix in forms:
                 for term, quality in self.matches(form, allow_prefix):

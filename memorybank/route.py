@@ -60,11 +60,10 @@ from .routefit import fit_answer, shown_words
 from .scaffold import counts_toward_statistics
 from .scaffold import later as scaffold_later
 from .search import SearchIndex
+from .termmatch import EXACT, MIN_PREFIX_QUERY, PREFIX, TRANSLATION, term_matches
 
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 25
-EXACT, PREFIX, TRANSLATION = 1.0, 0.6, 0.9
-MIN_PREFIX_QUERY, MIN_PREFIX_TERM = 4, 4
 WEIGHT_CANONICAL, WEIGHT_PURPOSE, WEIGHT_TITLE, WEIGHT_SECTION = 5.0, 3.0, 2.0, 1.0
 WEIGHT_BODY = 5.0  # prose saying the whole question, saturated, weighs what owning a canonical key does
 TITLE_MAX = 40  # characters of a title in a result
@@ -402,23 +401,10 @@ class RouteIndex(DerivedIndex):
 
     def matches(self, term: str, allow_prefix: bool) -> list[tuple[str, float]]:
         """Field terms a query term meets: itself (1.0) and, if allowed, prefix relatives (0.6)."""
-        found = [(term, EXACT)] if term in self.postings else []
-        if not allow_prefix or len(term) < MIN_PREFIX_TERM:
-            return found
-        if self._sorted is None:
+        if allow_prefix and self._sorted is None:
             self._sorted = sorted(self.postings)
             self._longest = max(map(len, self._sorted), default=0)
-        terms = self._sorted
-        i = bisect_left(terms, term)
-        while i < len(terms) and terms[i].startswith(term):
-            if terms[i] != term:
-                found.append((terms[i], PREFIX))
-            i += 1
-        for size in range(MIN_PREFIX_TERM, min(len(term), self._longest + 1)):
-            head = term[:size]
-            if head in self.postings:
-                found.append((head, PREFIX))
-        return found
+        return term_matches(term, self.postings, self._sorted or [], self._longest, allow_prefix)
 
 
 def _idf(documents: int, holders: int) -> float:
