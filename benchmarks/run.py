@@ -218,6 +218,21 @@ def route_against_before_fusion(ctx: Context) -> float:
     return cached_ms if cached_ms is not None else route_warm(ctx)
 
 
+def route_new_question(ctx: Context) -> float:
+    """bank_route warm as `route_warm` measures it, but every call's text is new to the per-question memos
+    (the same question and a run of trailing spaces: the same words and work, another memo key), so the
+    figure is what a question asked once costs. Per-concept memos still hit on the question's words."""
+    spaces = iter(range(1, 1_000_000))
+
+    def once() -> None:
+        pad = " " * next(spaces)
+        for question in ROUTE_QUESTIONS:
+            route(ctx.bank, question + pad)
+    for question in ROUTE_QUESTIONS:
+        route(ctx.bank, question)
+    return median_ms(once) / len(ROUTE_QUESTIONS)
+
+
 def route_only(ctx: Context) -> float:
     return _per_query(ctx, route, ROUTE_QUESTIONS, refresh=False)
 
@@ -481,6 +496,7 @@ ROWS: list[tuple[str, dict[int, float], Callable[[Context], float]]] = [
     ("refresh after one file changed", {400: 3, 10_000: 45}, refresh_one),
     ("bank_route warm (with its refresh)", {400: 3, 10_000: 40}, route_warm),
     ("  route work alone (no refresh)", {}, route_only),
+    ("  route, each question new to the per-question memos", {}, route_new_question),
     ("bank_search warm (with its refresh)", {400: 5, 10_000: 60}, search_warm),
     ("  search work alone (no refresh)", {}, search_only),
     ("parsed documents in memory (MB)", {}, documents_mb),

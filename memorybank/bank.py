@@ -206,6 +206,8 @@ class Bank:
     def _walk(self) -> dict[str, tuple[int, int, int, int]]:
         """Return `{path: (mtime_ns, size, inode, ctime_ns)}` for regular `.md` files; one `lstat` per file.
 
+        A root that is no folder gives `{}` and leaves `skipped` as it was.
+
         The hot path of every call, so it avoids per-entry work it can skip: directory entries are
         not sorted here (`paths` is sorted once after a change) and file-type checks use the
         entry's cached type. Symlinks are never followed; they are reported in `skipped`. Folders
@@ -235,6 +237,8 @@ class Bank:
             except OSError as exc:
                 if prefix:
                     skipped.append({"path": prefix.rstrip("/"), "reason": f"unreadable folder: {exc.strerror}"})
+                elif not self.root.is_dir():  # asked only here: the open already told a folder from anything else
+                    return {}
                 continue
             try:
                 with os.scandir(fd) as it:
@@ -292,10 +296,7 @@ class Bank:
     def refresh(self) -> Refresh:
         """Bring the index in line with the disk; re-parse only changed or new files."""
         start = time.perf_counter()
-        if not self.root.is_dir():
-            stamps: dict[str, tuple[int, int, int, int]] = {}
-        else:
-            stamps = self._walk()
+        stamps = self._walk()  # {} when the root is no folder (`_walk` asks only when it cannot open it)
         old = self._stamps
         seeded = self.generation == 0 and self.since_seed is not None
         if stamps == old and not seeded:  # the common case: one C-level dict comparison

@@ -122,7 +122,8 @@ def _style(enabled: bool) -> Callable[..., str]:
 
 
 def find_root(explicit: str | None) -> str:
-    """The bank folder: --root, else $MEMORYBANK_ROOT, else the nearest `memory_bank/` up to the git top-level.
+    """The bank folder: --root, else $MEMORYBANK_ROOT, else the nearest `memory_bank/` (or Cline's `memory-bank/`)
+    up to the git top-level.
 
     The same walk as the Stop hook's, so a command run from any subfolder of the project finds the
     bank; with none found, `./memory_bank` (where `init` creates one).

@@ -41,7 +41,7 @@ from .mode import OFF_MARKER  # the server's off switch silences the hook too
 from .project import bank_relpath, git_toplevel, linked_out
 
 PROG = "mcp-memorybank-hook"
-BANK_FOLDER = "memory_bank"
+BANK_FOLDERS = ("memory_bank", "memory-bank")  # ours, then the Cline layout's folder
 COOLDOWN_MIN = 30.0
 INBOX_MAX = 8
 INBOX_MAX_AGE_DAYS = 14.0
@@ -53,8 +53,8 @@ USAGE = f"""usage: {PROG} [--root BANK]
 
 Claude Code Stop hook for memorybank. Reads the Stop event JSON on stdin; prints a block decision
 asking the agent to file durable facts as _inbox notes when the git tree changed since its last ask.
-Bank: --root, else $MEMORYBANK_ROOT, else memory_bank/ in the working folder or its ancestors up to
-the git top-level. Environment: MEMORYBANK_CAPTURE_COOLDOWN_MIN (default {COOLDOWN_MIN:g}),
+Bank: --root, else $MEMORYBANK_ROOT, else memory_bank/ (or memory-bank/) in the working folder or its
+ancestors up to the git top-level. Environment: MEMORYBANK_CAPTURE_COOLDOWN_MIN (default {COOLDOWN_MIN:g}),
 MEMORYBANK_INBOX_MAX (default {INBOX_MAX}), MEMORYBANK_INBOX_MAX_AGE_DAYS (default {INBOX_MAX_AGE_DAYS:g}),
 MEMORYBANK_HOOK_STATE_DIR (default: the temp folder), MEMORYBANK_HOOK=off to disable.
 See hooks/README.md."""
@@ -128,16 +128,18 @@ def read_payload(stream, what: str = "the Stop event JSON") -> dict:
 
 
 def find_bank(explicit: str | None, cwd: Path, top: Path | None) -> Path | None:
-    """The bank folder: explicit root, else `memory_bank/` in `cwd` or its ancestors up to the git top."""
+    """The bank folder: explicit root, else `memory_bank/` — or Cline's `memory-bank/` beside none — in `cwd` or
+    its ancestors up to the git top (the nearest folder holding either wins)."""
     if explicit:
         base = os.environ.get("CLAUDE_PROJECT_DIR") or str(cwd)
         path = Path(base, os.path.expanduser(explicit))
         return path if path.is_dir() else None
     folder = cwd
     while True:
-        candidate = folder / BANK_FOLDER
-        if candidate.is_dir():
-            return candidate
+        for name in BANK_FOLDERS:
+            candidate = folder / name
+            if candidate.is_dir():
+                return candidate
         if top is None or folder == top or folder == folder.parent or top not in folder.parents:
             return None
         folder = folder.parent

@@ -3,8 +3,8 @@
 Claude Code runs `prime` on `UserPromptSubmit` (stdin: `{"prompt", "cwd", "session_id", …}`) and
 `session-start` on `SessionStart`; for both, plain text on stdout with exit 0 is added to the agent's
 context. `prime` prints `prime.prime`'s injection or nothing; `session-start` prints `prime.overview`.
-The bank is found as the Stop hook finds it (`--root`, `$MEMORYBANK_ROOT`, else `memory_bank/` up to
-the git top-level), and the same off switches silence them.
+The bank is found as the Stop hook finds it (`--root`, `$MEMORYBANK_ROOT`, else `memory_bank/` or
+`memory-bank/` up to the git top-level), and the same off switches silence them.
 
 They never fail the prompt: any error prints nothing on stdout, one line on stderr, and exits 0.
 A prime runs on every prompt, cold: only the bank index, routing and the body index are imported
@@ -31,7 +31,8 @@ prime          UserPromptSubmit hook: prints pointers to the bank documents that
                prompt (at most 3, ≤ 200 tokens), or nothing when none clears the confidence bar.
 session-start  SessionStart hook: prints a short overview of the bank (≤ 120 tokens).
 Both read the hook's JSON payload on stdin and always exit 0. Bank: --root, else $MEMORYBANK_ROOT,
-else memory_bank/ in the working folder or its ancestors up to the git top-level.
+else memory_bank/ (or memory-bank/) in the working folder or its ancestors up to the
+git top-level.
 MEMORYBANK_HOOK=off or a .memorybank-off file beside the bank silences them."""
 
 

@@ -18,8 +18,9 @@ The role is a prior for banks that say nothing about their files, so it is given
 - to a file whose name is a core name (case, `-` and `_` ignored: `projectBrief.md`, `tech_context.md`),
 - that declares no routing metadata of its own (no `canonical_for`, no `purpose` but an echo of its
   prose): a hand-written purpose says more than the convention can,
-- in a bank holding at least `MIN_CORE` of the six core files: one `progress.md` in an unrelated
-  bank is no evidence of the convention.
+- in a folder holding at least `MIN_CORE` of the six core files (the convention keeps them side by
+  side): one `progress.md` in an unrelated bank, or core names scattered over unrelated folders
+  (`features/x/progress.md`, `ops/techContext.md`), is no evidence of the convention.
 
 A description word shared by several roles weighs less (its idf among the six roles), and a match
 is counted once per question concept and role, at its best form. The roles are found when the
@@ -30,7 +31,6 @@ dictionary lookups per concept.
 from __future__ import annotations
 
 import math
-from bisect import bisect_left
 from collections.abc import Iterable
 
 from .bank import Bank
@@ -40,11 +40,10 @@ from .lang.everyday import everyday_df
 from .records import Doc
 from .routefit import shown_words
 from .search import SearchIndex
+from .termmatch import EXACT, MIN_PREFIX_QUERY, TRANSLATION, term_matches
 
 WEIGHT_ROLE = 0.5  # half a heading: the convention's guess from a file name, not words its author wrote
-MIN_CORE = 3  # core files a bank must hold before its files' names are read as the convention's roles
-EXACT, PREFIX, TRANSLATION = 1.0, 0.6, 0.9  # route's match qualities (route.py)
-MIN_PREFIX = 4  # route's: prefix matching compares terms of ≥ 4 characters
+MIN_CORE = 3  # core files one folder must hold before its files' names are read as the convention's roles
 MEMO = 1024  # question concepts whose role matches (and rarity) are kept, per lexicon (and body index state)
 
 # The convention's six core files (normalised name -> the name `why` shows) and each one's job, in our
@@ -103,20 +102,8 @@ class RoleTerms:
 
     def matches(self, term: str, allow_prefix: bool) -> list[tuple[str, float]]:
         """Description terms a question term meets: itself (1.0) and, if allowed, prefix relatives (0.6),
-        by route's rule (`RouteIndex.matches`)."""
-        found = [(term, EXACT)] if term in self.weights else []
-        if not allow_prefix or len(term) < MIN_PREFIX:
-            return found
-        terms = self.sorted
-        i = bisect_left(terms, term)
-        while i < len(terms) and terms[i].startswith(term):
-            if terms[i] != term:
-                found.append((terms[i], PREFIX))
-            i += 1
-        for size in range(MIN_PREFIX, min(len(term), self.longest + 1)):
-            if term[:size] in self.weights:
-                found.append((term[:size], PREFIX))
-        return found
+        by route's rule (`termmatch.term_matches`)."""
+        return term_matches(term, self.weights, self.sorted, self.longest, allow_prefix)
 
     def concept(self, concept: Concept) -> tuple[dict[str, float], tuple[str, ...]]:
         """One question concept's best match per role (× the term's weight among the roles) and the terms its
@@ -126,7 +113,7 @@ class RoleTerms:
         if found is None:
             best: dict[str, float] = {}
             forms = [(concept.term, EXACT * concept.weight, concept.prefix)]
-            forms.extend((eq, TRANSLATION * concept.weight, len(eq) >= MIN_PREFIX) for eq in concept.equivalents)
+            forms.extend((eq, TRANSLATION * concept.weight, len(eq) >= MIN_PREFIX_QUERY) for eq in concept.equivalents)
             met: dict[str, None] = {}
             for form, weight, allow_prefix in forms:
                 for term, quality in self.matches(form, allow_prefix):
@@ -153,6 +140,7 @@ class LayoutIndex(DerivedIndex):
 
     def _reset(self) -> None:
         self.roles: dict[str, str] = {}
+        self.cores: dict[str, str] = {}  # every core file, with metadata or not: the layout's evidence
         self._rarity: dict[str, float] = {}  # term -> its prose rarity, per body index state
         self._common: dict[Concept, float] = {}  # concept -> its rarity, per body index state
         self._rarity_for: tuple | None = None
@@ -179,15 +167,22 @@ class LayoutIndex(DerivedIndex):
 
     def _add(self, path: str, doc: Doc) -> bool:
         role = core_name(path)
-        if role is not None and not declares_metadata(doc):
-            self.roles[path] = role
+        if role is not None:
+            self.cores[path] = role
+            if not declares_metadata(doc):
+                self.roles[path] = role
         return True
 
     def _remove(self, path: str) -> None:
         self.roles.pop(path, None)
+        self.cores.pop(path, None)
 
-    def follows_layout(self) -> bool:
-        return len(set(self.roles.values())) >= MIN_CORE
+    def laid_out(self) -> set[str]:
+        """The folders holding at least `MIN_CORE` of the six core files: where names are the layout's."""
+        held: dict[str, set[str]] = {}
+        for path, role in self.cores.items():
+            held.setdefault(path.rpartition("/")[0], set()).add(role)
+        return {folder for folder, roles in held.items() if len(roles) >= MIN_CORE}
 
     def scores(self, concepts: list[Concept], body: SearchIndex) -> dict[str, float]:
         """Per role: Σ over the question's concepts of its best match (`RoleTerms.concept`) × the concept's
@@ -235,7 +230,8 @@ def role_scores(bank: Bank, concepts: list[Concept], body: SearchIndex, intent: 
     the bank does not follow the layout or no concept meets a role. `intent`: the question asks why
     (`lang.why_intent`), which the reason-holding roles (`REASONS`) answer as if it named their word."""
     layout = LayoutIndex.of(bank)
-    if not layout.roles or not layout.follows_layout():
+    folders = layout.laid_out() if layout.roles else set()
+    if not folders:
         return {}
     per_role = layout.scores(concepts, body)
     if intent:
@@ -245,7 +241,7 @@ def role_scores(bank: Bank, concepts: list[Concept], body: SearchIndex, intent: 
     if not per_role:
         return {}
     return {path: (WEIGHT_ROLE * per_role[role], ROLES[role][0])
-            for path, role in layout.roles.items() if per_role.get(role)}
+            for path, role in layout.roles.items() if per_role.get(role) and path.rpartition("/")[0] in folders}
 
 
 def with_role(row: dict, roles: dict[str, tuple[float, str]], size: int) -> dict:

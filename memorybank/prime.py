@@ -116,7 +116,12 @@ POINTERS = frozenset("""
 this these that those the my its
 этот эта это эти этого этой этому этим этих эту тот та те того той тех мой моя мое моё мои мою моего моей
 """.split())
+# Conjunctions holding a pointer word that point at nothing: besides (×2), after/before/in order to (`того как`)
+NOT_POINTING = frozenset(("кроме того", "помимо того", "того как", "того чтобы"))
 ZH_POINTERS = ("这", "那", "此", "该")
+# Function words holding a pointer character that point at nothing: then, should, therefore, so, besides, each
+# other, from then on, hence; at that moment, afterwards, before
+ZH_NOT_POINTING = frozenset("那么 应该 本该 因此 如此 此外 彼此 从此 由此 此时 此后 此前".split())
 POINT_REACH = 2  # words after a pointer where the code word may stand ("these two if statements")
 ZH_REACH = 6  # characters, for a CJK run without spaces
 
@@ -290,11 +295,15 @@ def points_at_code(text: str, lexicon) -> bool:
     if any(w in POINTERS for w in words):
         nouns = _code_terms(lexicon, CODE_NOUNS)
         for at, word in enumerate(words):
-            if word in POINTERS and any(lexicon.term(w)[0] in nouns for w in words[at + 1:at + 1 + POINT_REACH] if w):
+            if word in POINTERS and " ".join(words[max(at - 1, 0):at + 1]) not in NOT_POINTING \
+                    and " ".join(words[at:at + 2]) not in NOT_POINTING \
+                    and any(lexicon.term(w)[0] in nouns for w in words[at + 1:at + 1 + POINT_REACH] if w):
                 return True
     if has_cjk(text):
         for at, char in enumerate(text):
-            if char in ZH_POINTERS and any(w in text[at + 1:at + 1 + ZH_REACH] for w in _CJK_CODE):
+            if char in ZH_POINTERS and text[max(at - 1, 0):at + 1] not in ZH_NOT_POINTING \
+                    and text[at:at + 2] not in ZH_NOT_POINTING \
+                    and any(w in text[at + 1:at + 1 + ZH_REACH] for w in _CJK_CODE):
                 return True
     return False
 
@@ -309,9 +318,25 @@ def asks(text: str) -> bool:
     # a clause opening with a question word; "add a print so we see what happens" is a request
     for clause in lowered.translate(_CLAUSE_ENDS).split(","):
         words = clause.split()
-        if words and (words[0] in ASKING or words[0] in ASKING_FIRST):
+        # Russian `ли` stands after the clause's first word ("повторяются ли исключения?"), never first
+        if words and (words[0] in ASKING or words[0] in ASKING_FIRST or "ли" in words[1:3]):
             return True
+    if any(_intoned(part) for part in lowered.split("?")[:-1]):
+        return True
     return has_cjk(text) and any(w in text for w in ZH_ASKING)
+
+
+# Russian asks yes/no by intonation alone ("кэш сбрасывается при выходе?"); a request with a question mark
+# says whom it asks ("перезапустишь тесты?", "можно покороче?"): a second-person verb or an asking-for word
+RU_ASKING_FOR = frozenset("можно давай давайте".split())
+
+
+def _intoned(clause: str) -> bool:
+    """Does `clause` (the text before a `?`, its last clause) read as a Russian yes/no question?"""
+    words = [w.strip(_PUNCTUATION) for w in clause.translate(_CLAUSE_ENDS).split(",")[-1].split()]
+    words = [w for w in words if w]
+    return (bool(words) and all("а" <= ch <= "я" or ch in "ё-" for ch in "".join(words))
+            and not any(w.endswith("шь") or w in RU_ASKING_FOR for w in words))
 
 
 _CLAUSE_ENDS = str.maketrans(dict.fromkeys(";:.!?\n", ","))

@@ -60,11 +60,10 @@ from .routefit import fit_answer, shown_words
 from .scaffold import counts_toward_statistics
 from .scaffold import later as scaffold_later
 from .search import SearchIndex
+from .termmatch import EXACT, MIN_PREFIX_QUERY, PREFIX, TRANSLATION, term_matches
 
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 25
-EXACT, PREFIX, TRANSLATION = 1.0, 0.6, 0.9
-MIN_PREFIX_QUERY, MIN_PREFIX_TERM = 4, 4
 WEIGHT_CANONICAL, WEIGHT_PURPOSE, WEIGHT_TITLE, WEIGHT_SECTION = 5.0, 3.0, 2.0, 1.0
 WEIGHT_BODY = 5.0  # prose saying the whole question, saturated, weighs what owning a canonical key does
 TITLE_MAX = 40  # characters of a title in a result
@@ -90,8 +89,10 @@ SLOT_BITS = 12
 SLOT_LIMIT = 1 << SLOT_BITS
 CONCEPT_HITS = 16  # question concepts whose matches and per-field scores a warm index keeps (`concept_hits`)
 CONCEPT_HITS_ENTRIES = 4096  # ... each at most this many per-document scores (memory grows with the bank)
+EVIDENCE_KEPT, EVIDENCE_ENTRIES = 8, 2048  # questions whose body evidence a warm index keeps, each of ≤ this many ids
 
 Terms = tuple[tuple[str, str, str], ...]  # (term, surface, language), in field order (shared lexicon tuples)
+_TERM = itemgetter(0)  # a Terms triple's term
 
 
 class RouteFields(Value):
@@ -206,6 +207,8 @@ class RouteIndex(DerivedIndex):
         self._rarity_for: tuple | None = None  # the body index's state `_rarity_all` was computed with
         self._population: tuple[tuple, tuple[int, frozenset[int]]] = ((), (0, frozenset()))
         self._hits: dict[Concept, tuple[tuple, dict[str, float], _ConceptHits | None]] = {}  # `concept_hits`
+        self._evidence: dict[tuple[str, int], tuple[Evidence, list[int]]] = {}  # `question_evidence`
+        self._evidence_for: tuple | None = None  # the body index state `_evidence` holds for
 
     def factors(self, intent: bool, self_intent: bool = True) -> list[float]:
         """Per document id: layer weight × status × closed work (× why-intent, × the dna/ damping unless
@@ -287,6 +290,29 @@ class RouteIndex(DerivedIndex):
             self._hits.pop(next(iter(self._hits)))
         self._hits[concept] = (stamp, matched, found)
         return matched, found
+
+    def question_evidence(self, question: str, body: SearchIndex, count: int) -> tuple[Evidence, list[int]]:
+        """A question's body evidence (`body_evidence` over its search concepts) and its `count` strongest
+        ids (`_strongest`), memoised for the `EVIDENCE_KEPT` most recent questions while the body index
+        is in the same state (the stamp `_concept_evidence` keys its memo on, and the index itself): both
+        depend on nothing else. Evidence over more than `EVIDENCE_ENTRIES` documents is not kept (server
+        memory). Read only."""
+        lexicon = body.lexicon
+        assert lexicon is not None
+        stamp = (body, lexicon, body.total_length, body.live, len(body.paths), body.total_postings,
+                 self.bank.generation)
+        if stamp != self._evidence_for:
+            self._evidence.clear()
+            self._evidence_for = stamp
+        found = self._evidence.get((question, count))
+        if found is None:
+            evidence = body_evidence(body, lexicon.search_concepts(question))
+            found = (evidence, _strongest(evidence.raw, count))
+            if len(evidence.raw) <= EVIDENCE_ENTRIES:
+                if len(self._evidence) >= EVIDENCE_KEPT:
+                    self._evidence.pop(next(iter(self._evidence)), None)
+                self._evidence[(question, count)] = found
+        return found
 
     # -- issue 18 (adopt-parity): rarity counts the project's knowledge only (scaffold.py) --
     def population(self) -> tuple[int, frozenset[int]]:
@@ -375,23 +401,10 @@ class RouteIndex(DerivedIndex):
 
     def matches(self, term: str, allow_prefix: bool) -> list[tuple[str, float]]:
         """Field terms a query term meets: itself (1.0) and, if allowed, prefix relatives (0.6)."""
-        found = [(term, EXACT)] if term in self.postings else []
-        if not allow_prefix or len(term) < MIN_PREFIX_TERM:
-            return found
-        if self._sorted is None:
+        if allow_prefix and self._sorted is None:
             self._sorted = sorted(self.postings)
             self._longest = max(map(len, self._sorted), default=0)
-        terms = self._sorted
-        i = bisect_left(terms, term)
-        while i < len(terms) and terms[i].startswith(term):
-            if terms[i] != term:
-                found.append((terms[i], PREFIX))
-            i += 1
-        for size in range(MIN_PREFIX_TERM, min(len(term), self._longest + 1)):
-            head = term[:size]
-            if head in self.postings:
-                found.append((head, PREFIX))
-        return found
+        return term_matches(term, self.postings, self._sorted or [], self._longest, allow_prefix)
 
 
 def _idf(documents: int, holders: int) -> float:
@@ -512,6 +525,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
 
     def exact(ident: int) -> float:
         """Raw (unmultiplied) score of one document, straight from the per-concept hits."""
+        if ident not in bounds:  # no field of it matched any concept (`bounds` holds every document one did)
+            return 0.0
         total = 0.0
         for h in hits:
             total += WEIGHT_PURPOSE * h.purpose.get(ident, 0.0) + WEIGHT_TITLE * h.title.get(ident, 0.0)
@@ -519,11 +534,10 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
         base = ident << SLOT_BITS
         best = 0.0
         for number, (_, terms) in enumerate(doc_fields.keys):
-            slot, covered = base | number, 0.0
-            for h in hits:
-                covered += h.keys.get(slot, 0.0)
-            if covered / len(terms) > best:
-                best = covered / len(terms)
+            # Σ of the concepts' matches of this key, summed once for the bounds below (in concept order)
+            share = covered_get(base | number)
+            if share is not None and share / len(terms) > best:
+                best = share / len(terms)
         coverage = min(1.0, best)
         if coverage >= 1.0:
             owners.add(ident)
@@ -581,8 +595,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     # the best key's coverage²) plus the best heading score any of its headings could reach (Σ over
     # concepts), × its undamped multiplier: candidates are scored best bound first until the bound
     # cannot reach the `limit`-th score, so a word most documents share does not send them all to `exact`
-    covered: dict[int, float] = {}  # key slot -> Σ of concept matches
-    get = covered.get
+    covered: dict[int, float] = {}  # key slot -> Σ of concept matches (in concept order; `exact` reads it)
+    get = covered_get = covered.get
     for h in hits:
         for slot, value in h.keys.items():
             covered[slot] = get(slot, 0.0) + value
@@ -610,12 +624,10 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
             break
         consider(ident)
     # -- fusion with body evidence (issue 14): metadata keeps its score, prose adds up to WEIGHT_BODY --
-    assert body_index.lexicon is not None
-    evidence = body_evidence(body_index, body_index.lexicon.search_concepts(question))
+    evidence, strongest = index.question_evidence(question, body_index, 3 * limit)  # body_evidence, _strongest
     meta = {path: -neg for _, neg, path in top}
     rows = dict(meta)  # path -> metadata score
     body_ids = body_index.ids
-    strongest = _strongest(evidence.raw, 3 * limit)
     for sid in strongest:
         path = body_index.paths[sid]
         ident = index.ids.get(path) if path is not None else None
@@ -742,12 +754,12 @@ def _best(terms: Terms, matched: dict[str, float]) -> tuple[float, str | None]:
 def _field(terms: Terms, matched: _Matched) -> tuple[float, list[str]]:
     # only the field's words some concept matched can score (the rest score 0 and never win `_best`)
     wanted = matched.terms
-    terms = tuple(triple for triple in terms if triple[0] in wanted)
+    if wanted.isdisjoint(map(_TERM, terms)):  # most fields (headings) hold none: told in C, no list built
+        return 0.0, []
+    held = [triple for triple in terms if triple[0] in wanted]
     total, words = 0.0, []
-    if not terms:
-        return total, words
     for per_concept in matched.per_concept:
-        score, word = _best(terms, per_concept)
+        score, word = _best(held, per_concept)
         if word is not None:
             total += score
             words.append(word)

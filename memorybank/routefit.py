@@ -35,6 +35,9 @@ _WIDE_CHARS = re.compile(f"[^\x00-{chr(ord(CJK_FLOOR) - 1)}]")  # ≥ CJK_FLOOR:
 _CONTROLS = re.compile("[\x00-\x1f]")
 _BODY_QUOTE = re.compile(r'(?:^|; )body: L\d+ "')  # where `why`'s quoted body excerpt opens (route._result)
 _FLAG = ("\U0001f1e6", "\U0001f1ff")  # regional indicators: a flag is a pair of them
+# compact JSON, as `json.dumps(..., ensure_ascii=False, separators=(",", ":"))` writes it, without building
+# an encoder per call (an encoder keeps no state between calls)
+_compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def cost(text: str, escaped: bool = True) -> int:
@@ -119,7 +122,7 @@ def shown_words(text: str, size: int, why: bool = False) -> str:
 
 
 def _encoded(row: dict) -> int:
-    return cost(json.dumps(row, ensure_ascii=False, separators=(",", ":"))) + _NARROW  # + its comma
+    return cost(_compact(row)) + _NARROW  # + its comma
 
 
 def fit_answer(answer: dict) -> dict:
@@ -133,9 +136,9 @@ def fit_answer(answer: dict) -> dict:
     # `cost` adds up over the pieces of a text, and the answer's JSON is its shell with the rows and the
     # commas between them inside: shell + Σ row (+ its comma) equals the whole + one comma. One dump
     # answers the common case, an answer within its budget
-    if cost(json.dumps(answer, ensure_ascii=False, separators=(",", ":"))) + _NARROW <= total:
+    if cost(_compact(answer)) + _NARROW <= total:
         return answer
-    shell = cost(json.dumps({**answer, "results": []}, ensure_ascii=False, separators=(",", ":")))
+    shell = cost(_compact({**answer, "results": []}))
     room = total - shell
     need = [_encoded(row) for row in rows]
     if sum(need) <= room:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -106,6 +107,19 @@ def cli_in_process(*args: str, cwd: str | os.PathLike[str] | None = None,
     code, out, err = _in_process(cli.main, cli_path(), args, cwd, {**os.environ, "NO_COLOR": "1", **(env or {})},
                                  (stdin or "").encode("utf-8"))
     return subprocess.CompletedProcess([cli_path(), *args], code, _text(out), _text(err))
+
+
+def prompt_payload(cwd: Path, prompt: str) -> bytes:
+    """A Claude Code UserPromptSubmit hook payload, as the prime hook reads it on stdin."""
+    return json.dumps({"session_id": "s-1", "transcript_path": str(cwd / "t.jsonl"), "cwd": str(cwd),
+                       "permission_mode": "default", "hook_event_name": "UserPromptSubmit",
+                       "prompt": prompt}).encode()
+
+
+def hook_env() -> dict[str, str]:
+    """This process's environment without memorybank's switches (the test parse-cache folder kept)."""
+    return {k: v for k, v in os.environ.items()
+            if k == "MEMORYBANK_CACHE_DIR" or not (k.startswith("MEMORYBANK_") or k == "CLAUDE_PROJECT_DIR")}
 
 
 def hook_path() -> str:

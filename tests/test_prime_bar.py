@@ -10,12 +10,11 @@ before this change pointed at a document for every one of them.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import cli_in_process, doc, git_repo, hook_in_process, hook_path, run_cli
+from conftest import cli_in_process, doc, git_repo, hook_env, hook_in_process, hook_path, prompt_payload, run_cli
 
 BANK = {
     "memory_bank/README.md": "# Bank\n\nStart here.\n",
@@ -49,24 +48,13 @@ def project(tmp_path_factory) -> Path:
     return git_repo(tmp_path_factory.mktemp("bar") / "proj", BANK)
 
 
-def payload(project: Path, prompt: str) -> bytes:
-    return json.dumps({"session_id": "s-1", "transcript_path": str(project / "t.jsonl"), "cwd": str(project),
-                       "permission_mode": "default", "hook_event_name": "UserPromptSubmit",
-                       "prompt": prompt}).encode()
-
-
-def hook_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items()  # keep the test parse-cache folder, drop every other switch
-            if k == "MEMORYBANK_CACHE_DIR" or not (k.startswith("MEMORYBANK_") or k == "CLAUDE_PROJECT_DIR")}
-
-
 def hook_prime(project: Path, prompt: str, real: bool) -> str:
     """What the UserPromptSubmit hook adds to the agent's context: a real process, or its entry point here."""
     if real:
-        proc = subprocess.run([hook_path(), "prime"], input=payload(project, prompt), capture_output=True,
+        proc = subprocess.run([hook_path(), "prime"], input=prompt_payload(project, prompt), capture_output=True,
                               cwd=str(project), env=hook_env(), timeout=60)
     else:
-        proc = hook_in_process("prime", stdin=payload(project, prompt), cwd=project, env=hook_env())
+        proc = hook_in_process("prime", stdin=prompt_payload(project, prompt), cwd=project, env=hook_env())
     assert proc.returncode == 0, proc.stderr
     return proc.stdout.decode()
 

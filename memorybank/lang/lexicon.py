@@ -37,6 +37,7 @@ STOPWORDS = english.STOPWORDS | russian.STOPWORDS | chinese.STOPWORDS
 Row = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # english items, russian stems, chinese words
 MIN_PREFIXED_STEM = 4  # letters of a dictionary stem found behind a stripped verbal prefix
 _MEMO_LIMIT = 200_000  # per-lexicon memo tables are cleared when they reach this many entries
+QUESTIONS_KEPT = 64  # questions whose routing and search concepts a lexicon keeps (`concepts`, `search_concepts`)
 _WORD_ASCII = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _ASCII_SEPARATORS = str.maketrans({chr(i): " " for i in range(128) if chr(i) not in _WORD_ASCII})
 # a text holding a version number keeps its dots, so `0.1.0` stays one token (`tokens.version`)
@@ -311,6 +312,8 @@ class Lexicon:
         self._search_token: dict[str, tuple[tuple[str, ...], int]] = {}
         self._route_text: dict[str, tuple[tuple[str, str, str], ...]] = {}
         self._route_token: dict[str, tuple[tuple[str, str, str], ...]] = {}
+        self._concepts: dict[str, tuple[Concept, ...]] = {}  # question -> `concepts` (the oldest dropped first)
+        self._search_concepts: dict[str, tuple[SearchConcept, ...]] = {}  # query -> `search_concepts`
         self._everyday: frozenset[str] | None = None  # English and Chinese, built on first use (everyday.py)
         self._everyday_ru: frozenset[str] | None = None  # Russian, built on the first Russian word asked about
 
@@ -457,7 +460,12 @@ class Lexicon:
 
         A word that translates an earlier word of the question (`invoice 发票 счет`) is the same idea
         typed again: it adds no concept, so breadth alone never outscores a literal question (§7.5).
+        Memoised per question text for the `QUESTIONS_KEPT` most recent (a function of the text and the
+        lexicon alone); each call gets a list of its own.
         """
+        kept = self._concepts.get(question)
+        if kept is not None:
+            return list(kept)
         out: list[Concept] = []
         seen: set[str] = set()
         for token in WORD.findall(normalize(question)):
@@ -477,6 +485,7 @@ class Lexicon:
                 # together, so a title that merely says "local" or "updated" is not a two-concept match
                 weight = 1.0 if parts <= 1 or (whole is not None and number == 0) else 1.0 / parts
                 out.append(Concept(surface, term, len(surface) >= 4, equivalents, weight))
+        _keep(self._concepts, question, tuple(out))
         return out
 
     # -- search ----------------------------------------------------------------------------------
@@ -562,7 +571,12 @@ class Lexicon:
         return [SearchForm(tuple(chinese.bigrams(w)), tier, w) for w in words]
 
     def search_concepts(self, query: str) -> list[SearchConcept]:
-        """Search concepts of a query: typed form (tier 10), equivalents (6), compound parts (1)."""
+        """Search concepts of a query: typed form (tier 10), equivalents (6), compound parts (1).
+
+        Memoised per query text as `concepts` is."""
+        kept = self._search_concepts.get(query)
+        if kept is not None:
+            return list(kept)
         out: list[SearchConcept] = []
         seen: set[tuple[str, ...]] = set()
 
@@ -604,6 +618,7 @@ class Lexicon:
                     for eq in self.equivalents(canon, "zh"):
                         forms.append(SearchForm((eq,), 6, eq))
                 emit(SearchConcept(word, tuple(_unique_forms(forms)), (), stop))
+        _keep(self._search_concepts, query, tuple(out))
         return out
 
     def _search_cjk_units(self, run: str) -> list[tuple[str, bool]]:
@@ -623,6 +638,13 @@ class Lexicon:
         if pending:
             units.append((pending, pending in self.zh_canon))
         return units
+
+
+def _keep(memo: dict, text: str, found: tuple) -> None:
+    """Keep one question's concepts, the oldest kept question dropped first past `QUESTIONS_KEPT`."""
+    if len(memo) >= QUESTIONS_KEPT:
+        memo.pop(next(iter(memo)), None)
+    memo[text] = found
 
 
 def _camel_whole(word: str) -> str | None:
