@@ -500,10 +500,10 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     its headings could reach, × its undamped multiplier — and candidates are scored exactly, best
     bound first, until the bound falls below the current `limit`-th score.
     """
-    wanted = check_query(question, limit, MAX_LIMIT, layer)
+    asked = check_query(question, limit, MAX_LIMIT, layer)
     # the candidates (and so the fused ranks) of a default-sized answer at least: asking for fewer results
     # cuts the same ranking shorter, never reorders it (a limit of 1 put another document first)
-    limit = max(wanted, DEFAULT_LIMIT)
+    limit = max(asked, DEFAULT_LIMIT)
     bank.refresh()
     check_filters(bank, doc_kind, status)
     index = RouteIndex.of(bank)
@@ -675,7 +675,7 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     # no candidate declares metadata (a plain bank; dna/ and indexes, ranked later, aside): the score is prose
     # already, a prose vote would count it twice
     declared = any(not row[0] and declares_metadata(docs[row[2]]) for row in scored)
-    fused = (_fused_order(scored) if declared else sorted(scored))[:wanted]
+    fused = (_fused_order(scored) if declared else sorted(scored))[:asked]
     if not fused:
         return {"results": [], **empty_hint(HINT, "search", doc_kind, layer, status)}, None, None
     results = []
