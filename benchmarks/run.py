@@ -107,8 +107,12 @@ def cold_build_against_before(ctx: Context) -> float:
 def _deep_bytes(roots: list[object], seen: set[int]) -> int:
     """Bytes of every object reachable from `roots` not in `seen` (which it extends): containers,
     arrays, slotted records and plain objects; a `bank` or `lexicon` attribute is not followed (shared),
-    nor a lexicon reached any other way (a memo's stamp holds the one every index shares)."""
+    nor a lexicon reached any other way (a memo's stamp holds the one every index shares), nor another
+    derived index than a root (route's evidence memo keys on the body index it read)."""
+    from memorybank.derived import DerivedIndex
     from memorybank.lang.lexicon import Lexicon
+
+    own = {id(root) for root in roots}
 
     skipped = ("bank", "lexicon", "_listeners")
     total = 0
@@ -117,7 +121,7 @@ def _deep_bytes(roots: list[object], seen: set[int]) -> int:
     while stack:
         obj = stack.pop()
         key = id(obj)
-        if key in seen or isinstance(obj, Lexicon):
+        if key in seen or isinstance(obj, Lexicon) or (isinstance(obj, DerivedIndex) and key not in own):
             continue
         seen.add(key)
         total += getsizeof(obj)
