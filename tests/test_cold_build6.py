@@ -8,27 +8,15 @@ from __future__ import annotations
 
 import os
 import random
-import re
+
+from test_cold_path4 import _echoes
 
 from memorybank import echo
 from memorybank.bank import Bank
 from memorybank.confined import version_of
 from memorybank.parse import parse_document
 
-# The definition the echo check shortcuts, as it was written before any shortcut (see echo.py's doc).
-LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-EMPHASIS = re.compile(r"(\*\*|__|\*|`)")
-
-
-def _flatten(text: str) -> str:
-    return " ".join(EMPHASIS.sub("", LINK.sub(r"\1", text)).split())
-
-
-def _echoes(purpose: str | None, body: str) -> bool:
-    if not purpose:
-        return False
-    wanted = _flatten(purpose).removesuffix("…").rstrip().casefold()
-    return len(wanted) >= 3 and wanted in _flatten(body[:echo.ECHO_SCAN]).casefold()
+# The definition the echo check shortcuts, as it was written before any shortcut (test_cold_path4 holds it).
 
 
 def test_the_echo_check_of_ascii_openings_answers_as_its_two_regexes():

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 from conftest import doc, write_bank
+from test_route_warm2 import FILES as WARM2_FILES
 
 from memorybank.bank import Bank
 from memorybank.lang import lexicon_for
@@ -18,14 +19,7 @@ from memorybank.route import EVIDENCE_KEPT, RouteIndex, route
 
 QUESTIONS = ("how are export queues drained?", "очередь экспорта", "гиперкубы", "导出队列", "retry backoff")
 
-FILES = {
-    "domain/exports.md": doc("Exports", "How reports leave the system.",
-                             body="## Queue\n\nExports wait in a queue that a worker drains nightly.\n"),
-    "domain/ledger.md": doc("Ledger", "Money records.",
-                            body="## Rounding\n\nAmounts round half to even.\n\n## Retries\n\nNo retry here.\n"),
-    "engineering/worker.md": doc("Worker", "The background worker.",
-                                 body="## Backoff\n\nA failed job is retried with exponential backoff.\n"),
-    "engineering/notes.md": doc("Notes", "Loose notes.", body="## Misc\n\nNothing about the queue yet.\n"),
+FILES = {**WARM2_FILES,
     "engineering/cube.md": doc("Hypercube layout", "How the shards are arranged."),
     "dna/principles.md": doc("Principles", "Root."),
 }
