@@ -220,7 +220,7 @@ def _concept_evidence(index: SearchIndex, concept: SearchConcept
     lexicon = index.lexicon
     assert lexicon is not None
     df = 0
-    whole_known = any(form.terms[0] in index.postings for form in concept.forms)
+    whole_known = any(index.holds(form.terms[0]) for form in concept.forms)
     forms = concept.parts if concept.parts and not whole_known else concept.forms
     summed = forms is concept.parts
     parts = [_form_parts(index, form.terms, form.tier / 10) for form in forms]

@@ -411,6 +411,18 @@ class SearchIndex(DerivedIndex):
             return out
         return self._stamped("damping", (self.bank.generation, len(self.paths)), build)
 
+    def holds(self, term: str) -> bool:
+        """Does a live document hold `term`? A warm index keeps a removed or replaced document's postings
+        until it compacts, so `term in postings` can be true for a word no file holds any more, which a
+        fresh build would not know at all."""
+        entry = self.postings.get(term)
+        if entry is None:
+            return False
+        if self.live == len(self.paths):
+            return True
+        paths = self.paths
+        return any(paths[ident] is not None for ident in entry[0])
+
     def term_scores(self, term: str, scale: float = 1.0) -> tuple[dict[int, float], int]:
         """BM25 of one term (× `scale`) per live document, and its document frequency (`counted_df`)."""
         entry = self.postings.get(term)
@@ -455,7 +467,7 @@ def _concept_scores(index: SearchIndex, concept: SearchConcept) -> tuple[dict[in
     """Best tier-weighted form score per document, and the concept's idf weight."""
     best: dict[int, float] = {}
     weight = 0.0
-    whole_known = any(form.terms[0] in index.postings for form in concept.forms)
+    whole_known = any(index.holds(form.terms[0]) for form in concept.forms)
     if concept.parts and not whole_known:
         for form in concept.parts:
             scores, idf = index.form_scores(form)
