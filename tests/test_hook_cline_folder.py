@@ -40,3 +40,25 @@ def test_memory_bank_wins_over_memory_dash_bank_in_the_same_folder(tmp_path):
                            cwd=project, env=hook_env(), text=True)
     assert proc.returncode == 0
     assert "techContext.md" not in proc.stdout, proc.stdout
+
+
+def test_a_committed_memory_dash_bank_symlink_out_of_the_project_is_refused(tmp_path):
+    # the new folder name gets the same guard as memory_bank/: a clone's symlink never leads the hooks outside
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    for name, text in CLINE.items():
+        if name.startswith("memory-bank/"):
+            (outside / name.split("/", 1)[1]).write_text(text, encoding="utf-8")
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in outside.iterdir())
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "memory-bank").symlink_to("../outside")
+    git_repo(project, {"src/app.py": "print('hi')\n"})
+    for args, event in ((("prime",), "UserPromptSubmit"), ((), "Stop")):
+        data = json.loads(prompt_payload(project, "how often is the IMAP mailbox polled?"))
+        data["hook_event_name"] = event
+        proc = subprocess.run([hook_path(), *args], input=json.dumps(data).encode(), capture_output=True,
+                              cwd=str(project), env=hook_env(), timeout=60)
+        assert proc.returncode == 0 and proc.stdout == b"", (args, proc.stdout)
+        assert b"symlink" in proc.stderr and b"Replace the symlink" in proc.stderr, proc.stderr
+    assert sorted((p.name, p.stat().st_mtime_ns) for p in outside.iterdir()) == before
