@@ -307,7 +307,7 @@ class RouteIndex(DerivedIndex):
         found = self._evidence.get((question, count))
         if found is None:
             evidence = body_evidence(body, lexicon.search_concepts(question))
-            found = (evidence, _strongest(evidence.raw, count))
+            found = (evidence, _strongest(evidence.raw, count, body.paths))
             if len(evidence.raw) <= EVIDENCE_ENTRIES:
                 if len(self._evidence) >= EVIDENCE_KEPT:
                     self._evidence.pop(next(iter(self._evidence)), None)
@@ -716,15 +716,19 @@ def _fused_order(scored: list[tuple[bool, float, str, float, float, float, bool]
     return [item[3] for item in keyed]
 
 
-def _strongest(raw: dict[int, float], count: int) -> list[int]:
-    """`heapq.nlargest(count, raw, key=raw.__getitem__)`: the keys of the `count` largest values, ties in
-    the dict's order. The `count`-th largest value is found over the bare floats first (no key call per
-    item), then only the keys reaching it are ranked; the same keys in the same order."""
+def _strongest(raw: dict[int, float], count: int, paths: list[str | None]) -> list[int]:
+    """The ids of the `count` largest values of `raw`, ties by path (`paths`: the body index's, by id).
+
+    Ties go by path, not by id or the dict's order: a fresh build numbers documents in path order, an
+    index updated in place numbers a changed one last (`cache.restore`), and both must draw the same
+    candidates. The `count`-th largest value is found over the bare floats first (no key call per item),
+    then only the ids reaching it are ranked."""
     if not raw:
         return []
     least = heapq.nlargest(count, raw.values())[-1]
     reaching = [key for key, value in raw.items() if value >= least]
-    return heapq.nlargest(count, reaching, key=raw.__getitem__)
+    reaching.sort(key=lambda key: (-raw[key], paths[key] or ""))
+    return reaching[:count]
 
 
 class _Matched:
