@@ -602,9 +602,9 @@ def main(argv: list[str] | None = None) -> None:
     more than the call itself on a big bank.
     """
     if argv is None:
-        from .stdio import plug_closed
+        from .stdio import plug_streams
 
-        plug_closed()
+        plug_streams()
         try:
             _main(argv)
             code = 0
