@@ -534,12 +534,16 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
         """Raw (unmultiplied) score of one document, straight from the per-concept hits."""
         if ident not in bounds:  # no field of it matched any concept (`bounds` holds every document one did)
             return 0.0
-        total = titled = 0.0
-        for h in hits:
+        total = titled = held = 0.0
+        for h, concept_weight in zip(hits, hit_weights):
             total += WEIGHT_PURPOSE * h.purpose.get(ident, 0.0)
-            titled += WEIGHT_TITLE * h.title.get(ident, 0.0)
+            value = h.title.get(ident)
+            if value is not None:
+                titled += WEIGHT_TITLE * value
+                held += concept_weight
         doc_fields = fields[ident]
-        if titled > 0.0:
+        # route-title: a title saying the whole question (`_title_named`), when its share could outweigh
+        if held and TITLE_NAMED * (held / asked_weight) ** 2 > titled:
             titled = max(titled, _title_named(doc_fields.title, matched, asked_weight))
         total += titled
         base = ident << SLOT_BITS
@@ -627,7 +631,7 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
             entry[0] += WEIGHT_TITLE * value
             entry[1] += concept_weight
     for ident, (value, held) in title_bounds.items():  # a concept matches at most its weight: share ≤ held ÷ asked
-        share = min(1.0, held / asked_weight) if asked_weight else 0.0
+        share = min(1.0, held / asked_weight)
         bounds[ident] = get(ident, 0.0) + max(value, TITLE_NAMED * share * share)
     for pairs in heading_hits:
         reach: dict[int, float] = {}
@@ -760,8 +764,7 @@ def _title_named(title: Terms, matched: _Matched, asked: float) -> float:
     A question a document's title says whole names that document, however many bodies use the word: the
     title then weighs what owning a canonical key said whole does, unweighted by rarity. Squared
     as a key's coverage is, so a title saying half of a longer question adds a quarter and fades."""
-    said = _field(title, matched)[0]
-    share = min(1.0, said / asked) if asked else 0.0
+    share = min(1.0, _field(title, matched)[0] / asked)
     return TITLE_NAMED * share * share
 
 
