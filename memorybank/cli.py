@@ -539,8 +539,19 @@ def _subcommand(action: Action) -> click.Command:
     if action.example:
         help_text += f"\n\nExample:\n\n\b\n    {PROG} {action.example}"
     return click.Command(action.cli_name, params=params, callback=run, help=help_text,
-                         short_help=(action.cli_help or action.description).split(";")[0],
+                         short_help=_summary(action.cli_help or action.description),
                          context_settings=_CONTEXT)
+
+
+def _summary(text: str) -> str:
+    """A command's line in `--help`'s list: its help up to the first `;` outside parentheses, as a sentence
+    (`adopt … (a dry run; --write applies).` was cut to `… (a dry run`)."""
+    depth = 0
+    for at, char in enumerate(text):
+        depth += char == "(" and 1 or char == ")" and -1
+        if char == ";" and depth <= 0:
+            return text[:at].rstrip() + "."
+    return text
 
 
 @functools.cache
