@@ -46,6 +46,7 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from operator import itemgetter
 
+from .answertype import asks_quantity, with_number_lines
 from .bank import Bank
 from .derived import DerivedIndex
 from .echo import title_echo
@@ -693,6 +694,10 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
                                      for number, (_, terms) in enumerate(keys))
             scored.append((later(ident, path), -total, path, value, body, prose(sid) if sid is not None else 0.0,
                            said))
+    numbers: dict[str, tuple[int, str, str | None]] = {}  # -- issue 14 (route-plain3): answer type (answertype.py) --
+    if scored and asks_quantity(question):
+        scored, numbers = with_number_lines(scored, asked, body_index, evidence, docs,
+                                            lambda path: factor(index.ids[path]))
     # no candidate declares metadata (a plain bank; dna/ and indexes, ranked later, aside): the score is prose
     # already, a prose vote would count it twice
     declared = any(not row[0] and declares_metadata(docs[row[2]]) for row in scored)
@@ -707,7 +712,7 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
         if body > 0 and (body >= value or value == 0 or not _has_section(fields[index.ids[path]], matched)):
             if needles is None:
                 needles = line_needles(body_index, evidence)
-            line = best_line(body_index, evidence, doc, needles)
+            line = numbers.get(path) or best_line(body_index, evidence, doc, needles)  # a number line answers
         results.append(with_role(_result(doc, fields[index.ids[path]], -neg, matched, line if body else None),
                                  roles, WHY_MAX))  # issue 14 (route-roles): `layout: <role>` in `why`
     return {"results": results}, evidence, body_index
