@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 FORMAT = 6  # 2: compact layouts (Slots, 'H' counts, term sets); 3: the body's CRC-32 before it;
 #            4: frontmatter, key lines and sections as tuples; 5: packed body postings, routing fields per document,
 #            the prose titles (a restored plain bank ranked its H1 titles as declared ones); 6: each document's
-#            cold fields one blob, decoded on first read (`ColdDoc`)
+#            cold fields one blob, decoded on first read (`ColdDoc`), and the bank's maps beside them
 MAGIC = b"MBCACHE\n"
 MAX_FILE_BYTES = 256 << 20
 MAX_DIR_BYTES = 1 << 30
@@ -499,11 +499,14 @@ def _seed(bank: Bank, data: bytes) -> bool:
     body = data[start + size + 4:]
     if zlib.crc32(body) != int.from_bytes(data[start + size:start + size + 4], "little"):
         return False  # damaged bytes that still unmarshal would answer wrongly or fail in a call
-    stamps, rows, dna_texts, indexes = marshal.loads(body)
+    stamps, rows, dna_texts, indexes, maps = marshal.loads(body)
     docs = rows_docs(rows)
     if docs.keys() != stamps.keys() or not isinstance(dna_texts, dict) or not isinstance(indexes, dict):
         return False
-    bank.seed(docs, stamps, dna_texts, {"indexes": indexes, "generation": None})
+    if maps is not None and not (type(maps) is tuple and len(maps) == 3 and all(
+            type(found) is dict and all(map(list.__instancecheck__, found.values())) for found in maps)):
+        return False
+    bank.seed(docs, stamps, dna_texts, {"indexes": indexes, "generation": None, "maps": maps})
     return True
 
 
@@ -539,13 +542,13 @@ def save(bank: Bank) -> bool:
     states.update({key: (mark, state) for key, state in extras.items()})
     dna = {p: t for p, t in bank.dna_texts.items() if p in stamps}
     try:
-        body = marshal.dumps((stamps, rows, dna, states))
+        body = marshal.dumps((stamps, rows, dna, states, _maps(bank, rows)))
     except ValueError:  # a value marshal cannot write (a YAML date): leave those documents out
         for p in [p for p, row in rows.items() if not _marshallable(row)]:
             del rows[p], stamps[p]
             dna.pop(p, None)
         try:
-            body = marshal.dumps((stamps, rows, dna, states))
+            body = marshal.dumps((stamps, rows, dna, states, None))
         except ValueError:
             return False
     if len(body) > MAX_FILE_BYTES:
@@ -573,6 +576,14 @@ def save(bank: Bank) -> bool:
         bank.cache[key].fresh = False  # type: ignore[attr-defined]
     _prune(folder, keep=path)
     return True
+
+
+def _maps(bank: Bank, rows: dict) -> tuple | None:
+    """The bank's maps derived from its documents (`Bank._contribute_all`), when every document is saved:
+    a start that finds no file changed takes them instead of reading every document again."""
+    if rows.keys() != bank.docs.keys():
+        return None
+    return (bank.incoming, bank.owners, bank.registered_in)
 
 
 def _extra_state(bank: Bank, key: str) -> Any:

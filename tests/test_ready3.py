@@ -98,8 +98,13 @@ def test_a_route_over_an_unchanged_restored_bank_leaves_most_documents_undecoded
         folder = root / ("domain" if i % 2 else "ops")
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"page-{i:02}.md").write_text(
-            f"---\ntitle: Page {i}\npurpose: Queue {i} and filter {i % 5}.\ntags: [t{i}]\n---\n# Page {i}\n\n"
+            f"---\ntitle: Page {i}\npurpose: Queue {i} and filter {i % 5}.\ntags: [t{i}]\n"
+            f"canonical_for: [key {i % 7}]\nderived_from:\n  - ../ops/page-0{i % 3 * 2}.md\n---\n# Page {i}\n\n"
             f"## Queue {i}\n\nSee [zero](../ops/page-00.md). queue filter word{i}\n", encoding="utf-8")
+    for folder in ("ops", "domain"):
+        pages = sorted(p.name for p in (root / folder).glob("page-*.md"))
+        (root / folder / "README.md").write_text("# Index\n\n" + "".join(f"- [{n}]({n})\n" for n in pages),
+                                                 encoding="utf-8")
     _saved(root)
     bank = Bank(root)
     assert cache.load(bank)
@@ -108,6 +113,22 @@ def test_a_route_over_an_unchanged_restored_bank_leaves_most_documents_undecoded
     assert answer["results"] and bank.parse_count == 0
     cold = sum(cache._blob_of(d) is not None for d in bank.docs.values())
     assert cold >= len(bank.docs) - 8, "a route decoded most documents' cold fields"
+    assert "maps" not in bank.snapshot  # the saved maps were taken, not rebuilt from every document
+    maps = ("incoming", "owners", "registered_in", "paths")
+
+    def fresh() -> list:
+        parsed = Bank(root)
+        parsed.refresh()
+        return [getattr(parsed, name) for name in maps]
+
+    assert [getattr(bank, name) for name in maps] == fresh() and all(bank.incoming.values())
+    assert len(bank.incoming) == 3 and len(bank.owners) == 7 and len(bank.registered_in) == 24
+    (root / "ops" / "page-02.md").write_text("---\ntitle: Page 2\ncanonical_for: [queue two]\nderived_from:\n"
+                                             "  - page-04.md\n---\n# Two\n", encoding="utf-8")
+    (root / "domain" / "page-01.md").unlink()
+    (root / "ops" / "README.md").write_text("# Ops\n\n- [four](page-04.md)\n", encoding="utf-8")
+    bank.refresh()  # the taken maps are updated in place, as built ones are
+    assert [getattr(bank, name) for name in maps] == fresh()
 
 
 def _answers(session: Session) -> list[str]:
