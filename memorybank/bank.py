@@ -398,7 +398,8 @@ class Bank:
         """Start from a cached index (`cache.load`) instead of nothing; only before the first refresh.
 
         The next refresh still stats every file and re-parses each one whose stamp differs from the
-        cached one, then builds the derived maps in full, as the first build does.
+        cached one, then builds the derived maps in full, as the first build does; when none differs,
+        it takes the maps saved with the documents (`snapshot["maps"]`, issue 15: ready), which are theirs.
         """
         if self.generation:
             return
@@ -429,7 +430,11 @@ class Bank:
                         self.docs[path] = doc.replace(layer=layer)
         if self.generation == 1:
             self.paths = sorted(self.docs)
-            self._contribute_all()
+            maps = self.snapshot.pop("maps", None) if self.snapshot is not None and not self.since_seed else None
+            if maps is not None:  # no file changed since the cache was saved: its maps are these documents'
+                self.incoming, self.owners, self.registered_in = maps
+            else:
+                self._contribute_all()
             return
         for path, doc in previous.items():
             if doc is not None:
