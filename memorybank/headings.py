@@ -27,11 +27,18 @@ def scan_text(text: str, first_line: int = 1) -> tuple[list[tuple[int, str, int]
     backtick run whose info string holds a backtick is an inline span, not a fence. Setext headings
     are not headings here (banks use ATX).
     """
+    headings, fences, _ = scan_lines(text, first_line)
+    return headings, fences
+
+
+def scan_lines(text: str, first_line: int = 1) -> tuple[list[tuple[int, str, int]], list[tuple[int, int]], int]:
+    """`scan_text`'s `(headings, fences)` and the text's count of line breaks, which the scan counts on
+    its way to each candidate line anyway (issue 15: a cold parse then need not count them again)."""
     headings: list[tuple[int, str, int]] = []
     fences: list[tuple[int, int]] = []
     fence: str | None = None
     fence_line = 0
-    index, pos = 0, 0
+    index, pos = first_line, 0  # the line number of the candidate at `pos`
     count = text.count
     # in C: prose lines are never looked at in Python; the text's first line has no "\n" before it
     first = _FIRST.match(text)
@@ -44,7 +51,7 @@ def scan_text(text: str, first_line: int = 1) -> tuple[list[tuple[int, str, int]
             level = len(line) - len(line.lstrip("#"))
             if level <= 6 and len(line) > level and line[level] in " \t" and line[-1] not in " \t#":
                 if fence is None:
-                    headings.append((level, line[level:].strip(), index + first_line))
+                    headings.append((level, line[level:].strip(), index))
                 continue
         match = _MARK.match(line)
         if match is None:
@@ -55,17 +62,18 @@ def scan_text(text: str, first_line: int = 1) -> tuple[list[tuple[int, str, int]
             if fence is None:
                 if run[0] == "`" and "`" in info:
                     continue
-                fence, fence_line = run, index + first_line
+                fence, fence_line = run, index
             elif run[0] == fence[0] and len(run) >= len(fence) and not info.strip():
-                fences.append((fence_line, index + first_line))
+                fences.append((fence_line, index))
                 fence = None
             continue
         if fence is None:
-            headings.append((len(match.group("hashes")), (match.group("title") or "").strip(), index + first_line))
+            headings.append((len(match.group("hashes")), (match.group("title") or "").strip(), index))
+    breaks = index - first_line + count("\n", pos)
     if fence is not None:
-        last = first_line + count("\n") - (1 if text.endswith("\n") else 0)
+        last = first_line + breaks - (1 if text.endswith("\n") else 0)
         fences.append((fence_line, max(last, fence_line)))
-    return headings, fences
+    return headings, fences, breaks
 
 
 def scan_headings(lines: Sequence[str], start: int = 0) -> list[tuple[int, str, int]]:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .echo import echoes
-from .headings import scan_text
+from .headings import scan_lines
 from .limits import ALIAS_EXPANSION_LIMIT, BODY_INDEX_MAX, FRONTMATTER_MAX, LINKS_MAX
 from .paths import DEFAULT_LAYERS, layer_for, resolve_from
 from .records import Doc, Edge, Link, RuleRef, front_row, heads_row, key_lines_row
@@ -117,10 +117,11 @@ _KEY_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _KEY_NAMES: dict[str, bool] = {}  # banks repeat a few dozen keys: each is matched once per process
 
 
-def _key_name(name: str) -> bool:
+def _plain_key(name: str) -> bool:
+    """Whether the scanner reads `name:` as a key: a key name, and not one YAML would type (`null`, `true`)."""
     found = _KEY_NAMES.get(name)
     if found is None:
-        found = _KEY_NAME.fullmatch(name) is not None
+        found = _KEY_NAME.fullmatch(name) is not None and name not in _FAST_NULL and name not in _FAST_BOOL
         if len(_KEY_NAMES) < 4096:
             _KEY_NAMES[name] = found
     return found
@@ -129,31 +130,39 @@ _FAST_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False":
 _FAST_INT = re.compile(r"[-+]?[0-9]+$")
 _FAST_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})$")  # YAML: 2024-1-2 is a string
 _FAST_NUMBERISH = re.compile(r"[-+]?\.?[0-9]")
+_FAST_NUMBER_START = frozenset("+-.0123456789")  # the first characters `_FAST_NUMBERISH` can match
 _FAST_UNSAFE_START = frozenset("[]{}&*!|>%@`,?#-'\"")
 _MISS = object()
 
 
 def _fast_scalar(text: str) -> Any:
-    """A plain or simply quoted one-line scalar, typed like `Yaml12Loader`; `_MISS` when unsure."""
+    """A plain or simply quoted one-line scalar, typed like `Yaml12Loader`; `_MISS` when unsure.
+
+    The tests that need a pass over the text run only when a one-character test says they could
+    hold (`": "` only where a `:` is), and the typed forms only where their first character fits
+    (issue 15: every value of every header goes through here once per build)."""
+    if not text:
+        return None
     if "\t" in text:
         return _MISS
-    if text[:1] == "'" :
+    first = text[0]
+    if first == "'":
         if len(text) >= 2 and text[-1] == "'" and "'" not in text[1:-1].replace("''", ""):
             return text[1:-1].replace("''", "'")
         return _MISS
-    if text[:1] == '"':
+    if first == '"':
         if len(text) >= 2 and text[-1] == '"' and '"' not in text[1:-1] and "\\" not in text:
             return text[1:-1]
         return _MISS
-    if not text:
-        return None
-    if text[0] in _FAST_UNSAFE_START or ": " in text or " #" in text or text.endswith(":"):
+    if (first in _FAST_UNSAFE_START or text[-1] == ":" or (":" in text and ": " in text)
+            or ("#" in text and " #" in text)):
         return _MISS
-    if text in _FAST_NULL:
-        return None
-    if text in _FAST_BOOL:
-        return _FAST_BOOL[text]
-    if _FAST_NUMBERISH.match(text):
+    if len(text) <= 5:  # the longest null or bool (`false`)
+        if text in _FAST_NULL:
+            return None
+        if text in _FAST_BOOL:
+            return _FAST_BOOL[text]
+    if first in _FAST_NUMBER_START and _FAST_NUMBERISH.match(text):
         if _FAST_INT.match(text):
             return int(text)
         date = _FAST_DATE.match(text)
@@ -163,7 +172,7 @@ def _fast_scalar(text: str) -> Any:
             except ValueError:
                 return _MISS
         return _MISS  # floats, times, 0x/0o: let YAML decide
-    if text.lower() in (".inf", ".nan") or text[:2] in ("0x", "0o"):
+    if first == "." and text.lower() in (".inf", ".nan"):  # (a `0x`/`0o` start is numberish: decided above)
         return _MISS
     return text
 
@@ -177,13 +186,19 @@ _LINES_MAX = 8192
 def _scan_line(line: str) -> tuple:
     """What one frontmatter line is, on its own: `_SKIP`, `_DEFER`, `(1, item value, indent)` or
     `(2, key, value, opens a list)`. Stateless, so a line seen before (`status: active`, `  - ../x.md`)
-    is answered from `_LINES` (issue 15: the cold build; values are immutable scalars, safe to share)."""
-    if not line or line.isspace() or line.lstrip().startswith("#"):
-        if line and not line.isspace() and line[0] != "#":
-            return _DEFER  # an indented comment may sit inside a block we do not model
+    is answered from `_LINES` (issue 15: the cold build; values are immutable scalars, safe to share).
+
+    Blank lines and comments at column 0 are skipped; any other line led by whitespace but a space
+    (a tab, an indented comment, which may sit inside a block we do not model) defers to YAML."""
+    if not line:
         return _SKIP
-    if line[0] == " " or line[0] == "-":
-        stripped = line.lstrip(" ")  # an item line: `[ ]*- (.*)$`
+    first = line[0]
+    if first == "#":
+        return _SKIP
+    if first == " " or first == "-":  # an item line: `[ ]*- (.*)$`
+        if first == " " and line.isspace():
+            return _SKIP
+        stripped = line.lstrip(" ")
         if not stripped.startswith("- "):
             return _DEFER
         raw_item = stripped[2:].strip(" ")
@@ -191,16 +206,16 @@ def _scan_line(line: str) -> tuple:
         if value is _MISS or raw_item.startswith("-"):
             return _DEFER
         return (1, value, len(line) - len(stripped))
+    if first.isspace():
+        return _SKIP if line.isspace() else _DEFER
     name, colon, rest = line.partition(":")  # a key line: `name:( +(.*))?$`
-    if not colon or (rest and rest[0] != " ") or not _key_name(name):
-        return _DEFER
-    key, raw = sys.intern(name), rest.lstrip(" ").rstrip(" ")
-    if key in _FAST_NULL or key in _FAST_BOOL:
-        return _DEFER  # typed keys: let YAML decide
+    if not colon or (rest and rest[0] != " ") or not _plain_key(name):
+        return _DEFER  # (a typed key, `null:` or `true:`, too: let YAML decide)
+    raw = rest.strip(" ")
     value = _fast_scalar(raw)
     if value is _MISS:
         return _DEFER
-    return (2, key, value, not raw)
+    return (2, sys.intern(name), value, not raw)
 
 
 def fast_frontmatter(lines: list[str], key_lines: dict[str, int] | None = None) -> dict[str, Any] | None:
@@ -279,16 +294,26 @@ _RULE_REF = re.compile(
     r"(?:`([^`\s]+\.md)`|\[[^\]]*\]\(([^)\s]+\.md)(?:#[^)]*)?\)|\[`?([^`\]\s]+\.md)`?\]|([\w./-]+\.md)\b)",
     re.IGNORECASE)
 _CLAIM_VERBS = ("defined", "described", "specified", "owned", "governed")
+_CLAIM_VERB_BYTES = tuple(verb.encode("ascii") for verb in _CLAIM_VERBS)
+# The only non-ASCII characters `_RULE_REF`'s case-blind matching takes for one of its verbs' letters
+# (İ and ı for i, ſ for s: every code point tried against each letter, tests/test_cold_build7.py).
+_CLAIM_LOOKALIKES = ("\u0130", "\u0131", "\u017f")
 
 
 def _may_claim(line: str) -> bool:
-    """False when `line` holds none of `_RULE_REF`'s verbs, so its (slow) pass cannot match; an ASCII
-    line is tested on its lower case (a non-ASCII one always goes to the regex, whose case-blind
-    matching of letters such as `ſ` or `K` lower case does not model)."""
-    if not line.isascii():
+    """False when `line` holds none of `_RULE_REF`'s verbs, so its (slow) pass cannot match.
+
+    An ASCII line is tested on its lower case. A non-ASCII one holding none of the three non-ASCII
+    letters the pattern reads as a verb's letter is tested on its ASCII letters (each other character
+    made `?`, which no verb holds); one holding any of them always goes to the regex.
+    """
+    if line.isascii():
+        low = line.lower()
+        return any(verb in low for verb in _CLAIM_VERBS)
+    if any(char in line for char in _CLAIM_LOOKALIKES):
         return True
-    low = line.lower()
-    return any(verb in low for verb in _CLAIM_VERBS)
+    low_bytes = line.encode("ascii", "replace").lower()
+    return any(verb in low_bytes for verb in _CLAIM_VERB_BYTES)
 
 
 _LENIENT_KEY = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$")
@@ -409,26 +434,40 @@ def _item_line(lines: list[str], start: int | None, end: int, raw: str, cursor: 
 
 def _edges(path: str, value: Any, lines: list[str] | None = None, start: int | None = None,
            end: int = 0) -> tuple[Edge, ...]:
+    """The `derived_from` items as edges; `lines` (the header's, from `---`), `start` (the key's line)
+    and `end` place each item on its line as `_item_line` does (written out here, with the memo's
+    look-up and `text_of` of a string item: the cold build meets several edges a document)."""
     if value is None:
         return ()
     items = value if isinstance(value, list) else [value]
     edges = []
     cursor = 0
+    memo = _RESOLVED
+    folder = path.rpartition("/")[0]
+    place = lines is not None and start is not None
     for index, item in enumerate(items):
         fit = None
-        if isinstance(item, dict):
+        if type(item) is str:
+            raw = item.strip() or None  # text_of(item)
+        elif isinstance(item, dict):
             raw = text_of(item.get("path"))
             fit = text_of(item.get("fit"))
         else:
             raw = text_of(item)
         if not raw:
             continue
-        target, external = _resolved(path, raw)
+        found = memo.get((folder, raw))
+        target, external = found if found is not None else _resolved(path, raw)
         if target in (".", "") or target.endswith("/.."):
             continue
         line = None
-        if lines is not None:
-            line, cursor = _item_line(lines, start, end, raw, cursor)
+        if place:  # _item_line(lines, start, end, raw, cursor)
+            line = start
+            at = cursor if cursor > start - 1 else start - 1  # type: ignore[operator]
+            for at in range(at, min(end, at + _ITEM_WINDOW)):
+                if raw in lines[at]:  # type: ignore[index]
+                    line, cursor = at + 1, at
+                    break
         # interned: a bank's edges name a few thousand targets tens of thousands of times (issue 15: memory)
         raw = sys.intern(raw)
         if items is value and type(item) is str and item == raw:
@@ -504,12 +543,13 @@ def _in_code_span(text: str, pos: int) -> bool:
 
 
 def _scan_body(path: str, body: str, first_line: int
-               ) -> tuple[list[tuple[str, int]], str | None, list[Link], list[RuleRef], int]:
+               ) -> tuple[list[tuple[str, int]], str | None, list[Link], list[RuleRef], int, int]:
     """Sections, first H1, links and rule references of a body, by regex passes over the whole text.
 
-    At most `LINKS_MAX` links are kept; the last item is how many more were found (0 when none).
+    At most `LINKS_MAX` links are kept; the fifth item is how many more were found (0 when none), the
+    last the body's count of line breaks (`scan_lines` counts them).
     """
-    headings, fences = scan_text(body, first_line)
+    headings, fences, breaks = scan_lines(body, first_line)
     sections = [(sys.intern(title), line) for level, title, line in headings if level == 2]
     h1 = next((title for level, title, _ in headings if level == 1), None)
     links: list[Link] = []
@@ -533,8 +573,8 @@ def _scan_body(path: str, body: str, first_line: int
                 continue
             target, external = _resolved(path, bare)
             links.append(_record(Link, (target, raw, line, external)))
-    if ".md" in body and (not body.isascii() or _may_claim(body)):
-        # (an ASCII body none of whose lines can claim, as `_may_claim` on the whole body tells, is skipped)
+    if ".md" in body and _may_claim(body):
+        # (a body none of whose lines can claim, as `_may_claim` on the whole body tells, is skipped)
         # Claims are rare and always end in ".md": find those, then match only their lines.
         seen_lines: set[int] = set()
         line, pos = first_line, 0
@@ -550,7 +590,7 @@ def _scan_body(path: str, body: str, first_line: int
                     for match in _RULE_REF.finditer(text):
                         refs.append(RuleRef(raw=next(g for g in match.groups() if g), line=line))
             at = body.find(".md", at + 3)
-    return sections, h1, links, refs, more_links
+    return sections, h1, links, refs, more_links, breaks
 
 
 _WRAPPED = re.compile(r"^(\*\*|__|\*|_|`)((?:(?!\1).)+)\1$")
@@ -622,10 +662,6 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         errors.append("contains NUL bytes; is this a binary file?")
     # a CR is rare: one memchr finds none, where the two-character search of a 4 KB slice costs ~30× as much
     newline = "\r\n" if text.find("\r", 0, 4096) >= 0 and "\r\n" in text[:4096] else "\n"
-    if whole is None:
-        line_count = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
-    else:
-        line_count = whole[1]
     meta: dict[str, Any] = {}
     has_frontmatter = False
     body_offset = 0
@@ -681,11 +717,16 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
     metadata_only = size > BODY_INDEX_MAX
     if metadata_only:  # bounded work for any file: its body is neither scanned nor indexed
         sections, h1, links, refs, more_links, body = [], None, [], [], 0, ""
+        breaks = text.count("\n", body_offset) if whole is None else 0
         notes.append(f"the file is {size:,} bytes, over the {BODY_INDEX_MAX:,}-byte body limit; only its "
                      "frontmatter is indexed (no sections, links or body search)")
     else:
         body = text[body_offset:]
-        sections, h1, links, refs, more_links = _scan_body(path, body, body_line)
+        sections, h1, links, refs, more_links, breaks = _scan_body(path, body, body_line)
+    if whole is None:  # the body's line breaks came from its scan: only the header's are counted here
+        line_count = text.count("\n", 0, body_offset) + breaks + (1 if text and not text.endswith("\n") else 0)
+    else:
+        line_count = whole[1]
     if more_links:
         notes.append(f"it has {len(links) + more_links:,} links; only the first {LINKS_MAX:,} are indexed")
     stem = path.rpartition("/")[2][:-3] if path.endswith(".md") else path.rpartition("/")[2]
