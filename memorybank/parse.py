@@ -549,8 +549,8 @@ def _scan_body(path: str, body: str, first_line: int
     At most `LINKS_MAX` links are kept; the fifth item is how many more were found (0 when none), the
     last the body's count of line breaks (`scan_lines` counts them).
     """
-    headings, fences, breaks = scan_lines(body, first_line)
-    sections = [(sys.intern(title), line) for level, title, line in headings if level == 2]
+    sections: list[tuple[str, int]] = []
+    headings, fences, breaks = scan_lines(body, first_line, sections)  # (level 2 into `sections`)
     h1 = next((title for level, title, _ in headings if level == 1), None)
     links: list[Link] = []
     refs: list[RuleRef] = []
