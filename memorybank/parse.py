@@ -515,11 +515,15 @@ def _resolve(path: str, raw: str) -> tuple[str, bool]:
             or "\\" in rest or rest != rest.strip()):
         return resolve_from(path, raw)
     folder = path.rpartition("/")[0]
-    parts = folder.split("/") if folder else []
-    if ups > len(parts):
+    depth = folder.count("/") + 1 if folder else 0
+    if ups > depth:
         return resolve_from(path, raw)
-    if ups:
-        del parts[len(parts) - ups:]
+    if ups == depth:  # up to the root (or from it): the rest is the path
+        return rest, False
+    if not ups:
+        return folder + "/" + rest, False
+    parts = folder.split("/")
+    del parts[len(parts) - ups:]
     parts.append(rest)
     return "/".join(parts), False
 
@@ -573,12 +577,12 @@ def _scan_body(path: str, body: str, first_line: int
                 continue
             target, external = _resolved(path, bare)
             links.append(_record(Link, (target, raw, line, external)))
-    if ".md" in body and _may_claim(body):
+    at = body.find(".md")
+    if at >= 0 and _may_claim(body):
         # (a body none of whose lines can claim, as `_may_claim` on the whole body tells, is skipped)
         # Claims are rare and always end in ".md": find those, then match only their lines.
         seen_lines: set[int] = set()
         line, pos = first_line, 0
-        at = body.find(".md")
         while at >= 0:
             begin = body.rfind("\n", 0, at) + 1
             line += body.count("\n", pos, begin)
@@ -669,6 +673,8 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
     key_lines: dict[str, int] = {}
     fm_lines: list[str] = []
     error_line: int | None = None
+    header_breaks = 0  # line breaks before the body (its own are counted by its scan)
+    same_keys = False  # `key_lines` has `meta`'s keys in `meta`'s order (the line scanner read both)
     head = _OPEN.match(text)
     if head:
         end_match = _close(text, head.end())
@@ -689,7 +695,8 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
             has_frontmatter = True
             block = text[head.end():end_match[0]]
             lines = block.split("\n")
-            if "\r" in block:
+            crs = "\r" in block
+            if crs:
                 lines = [line[:-1] if line.endswith("\r") else line for line in lines]
             if lines and lines[-1] == "":
                 lines.pop()
@@ -697,8 +704,10 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
             body_offset = end_match[1]
             if body_offset < len(text) and text[body_offset] == "\n":
                 body_offset += 1
+            header_breaks = close + body_offset - end_match[1]  # the opening line's and the block's, then the close's
             fm_lines = ["---", *lines]
-            block = "\n".join(lines)
+            # the lines joined again: a block without CRs ends with its last line's break (or is empty)
+            block = "\n".join(lines) if crs else block[:-1]
             if len(block) > FRONTMATTER_MAX:
                 # Bounded work for any header: only what fits the cap is read, line by line, never by YAML
                 kept = block[:FRONTMATTER_MAX].rpartition("\n")[0]
@@ -710,6 +719,7 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
             else:
                 meta, problem, error_line, found_lines = _read_frontmatter(lines, block, close)
                 key_lines = found_lines if found_lines is not None else _key_lines(fm_lines, close)
+                same_keys = found_lines is not None
                 if problem:
                     errors.insert(0, problem)
     body_line = (close + 2) if close is not None else 1
@@ -724,7 +734,7 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         body = text[body_offset:]
         sections, h1, links, refs, more_links, breaks = _scan_body(path, body, body_line)
     if whole is None:  # the body's line breaks came from its scan: only the header's are counted here
-        line_count = text.count("\n", 0, body_offset) + breaks + (1 if text and not text.endswith("\n") else 0)
+        line_count = header_breaks + breaks + (1 if text and not text.endswith("\n") else 0)
     else:
         line_count = whole[1]
     if more_links:
@@ -732,6 +742,7 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
     stem = path.rpartition("/")[2][:-3] if path.endswith(".md") else path.rpartition("/")[2]
     title = text_of(meta.get("title")) or _plain_title(h1) or stem
     purpose = text_of(meta.get("purpose"))
+    front = front_row(meta)
     return Doc(
         path=path,
         title=title,
@@ -746,7 +757,7 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         canonical_for=text_list(meta.get("canonical_for")),
         must_not_define=text_list(meta.get("must_not_define")),
         anchors=text_list(meta.get("anchors")),
-        front=front_row(meta),
+        front=front,
         heads=heads_row(sections),
         links=tuple(links),
         rule_refs=tuple(refs),
@@ -759,7 +770,7 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         line_count=line_count,
         h1=h1,
         newline=newline,
-        key_rows=key_lines_row(key_lines),
+        key_rows=(front[0], tuple(key_lines.values())) if same_keys else key_lines_row(key_lines),
         error_line=error_line if error_line is not None else (bad_line if errors else None),
         metadata_only=metadata_only,
         limit_note="; ".join(notes) if notes else None,
