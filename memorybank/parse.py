@@ -464,10 +464,13 @@ def _edges(path: str, value: Any, lines: list[str] | None = None, start: int | N
         if place:  # _item_line(lines, start, end, raw, cursor)
             line = start
             at = cursor if cursor > start - 1 else start - 1  # type: ignore[operator]
-            for at in range(at, min(end, at + _ITEM_WINDOW)):
-                if raw in lines[at]:  # type: ignore[index]
-                    line, cursor = at + 1, at
-                    break
+            if at + 1 < end and raw not in lines[at] and raw in lines[at + 1]:  # type: ignore[index]
+                line, cursor = at + 2, at + 1  # the usual: the line after the key's or the last item's
+            else:
+                for at in range(at, min(end, at + _ITEM_WINDOW)):
+                    if raw in lines[at]:  # type: ignore[index]
+                        line, cursor = at + 1, at
+                        break
         # interned: a bank's edges name a few thousand targets tens of thousands of times (issue 15: memory)
         raw = sys.intern(raw)
         if items is value and type(item) is str and item == raw:
@@ -743,37 +746,24 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
     title = text_of(meta.get("title")) or _plain_title(h1) or stem
     purpose = text_of(meta.get("purpose"))
     front = front_row(meta)
+    # positional, in `Doc`'s field order: binding 31 keywords cost ~4 µs a document (issue 15: the cold build)
     return Doc(
-        path=path,
-        title=title,
-        doc_kind=text_of(meta.get("doc_kind")),
-        doc_function=text_of(meta.get("doc_function")),
-        purpose=purpose,
-        status=text_of(meta.get("status")),
-        delivery_status=text_of(meta.get("delivery_status")),
-        decision_status=text_of(meta.get("decision_status")),
-        derived_from=_edges(path, meta.get("derived_from"), fm_lines if has_frontmatter else None,
-                            key_lines.get("derived_from"), len(fm_lines) if has_frontmatter else 0),
-        canonical_for=text_list(meta.get("canonical_for")),
-        must_not_define=text_list(meta.get("must_not_define")),
-        anchors=text_list(meta.get("anchors")),
-        front=front,
-        heads=heads_row(sections),
-        links=tuple(links),
-        rule_refs=tuple(refs),
-        bytes=size,
-        mtime_ns=mtime_ns,
-        layer=layer_for(path, layer_map if layer_map is not None else DEFAULT_LAYERS),
-        parse_error="; ".join(errors) if errors else None,
-        has_frontmatter=has_frontmatter,
-        body_line=body_line,
-        line_count=line_count,
-        h1=h1,
-        newline=newline,
-        key_rows=(front[0], tuple(key_lines.values())) if same_keys else key_lines_row(key_lines),
-        error_line=error_line if error_line is not None else (bad_line if errors else None),
-        metadata_only=metadata_only,
-        limit_note="; ".join(notes) if notes else None,
-        version=version,
-        purpose_echo=not metadata_only and echoes(purpose, body),
+        path, title,  # path, title
+        text_of(meta.get("doc_kind")), text_of(meta.get("doc_function")), purpose,  # doc_kind, doc_function, purpose
+        text_of(meta.get("status")), text_of(meta.get("delivery_status")),  # status, delivery_status
+        text_of(meta.get("decision_status")),  # decision_status
+        _edges(path, meta.get("derived_from"), fm_lines if has_frontmatter else None,  # derived_from
+               key_lines.get("derived_from"), len(fm_lines) if has_frontmatter else 0),
+        text_list(meta.get("canonical_for")), text_list(meta.get("must_not_define")),  # canonical_for, must_not_define
+        text_list(meta.get("anchors")),  # anchors
+        front, heads_row(sections), tuple(links), tuple(refs),  # front, heads, links, rule_refs
+        size, mtime_ns,  # bytes, mtime_ns
+        layer_for(path, layer_map if layer_map is not None else DEFAULT_LAYERS),  # layer
+        "; ".join(errors) if errors else None,  # parse_error
+        has_frontmatter, body_line, line_count, h1,  # has_frontmatter, body_line, line_count, h1
+        version, newline,  # version, newline
+        (front[0], tuple(key_lines.values())) if same_keys else key_lines_row(key_lines),  # key_rows
+        error_line if error_line is not None else (bad_line if errors else None),  # error_line
+        metadata_only, "; ".join(notes) if notes else None,  # metadata_only, limit_note
+        not metadata_only and echoes(purpose, body),  # purpose_echo
     )
