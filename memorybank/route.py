@@ -75,7 +75,6 @@ WHY_MAX = 160  # characters of a `why` line
 WHY_WORDS = 3  # matched words named per field in `why`
 KEY_SHOWN, WORD_SHOWN = 60, 24  # characters of a canonical key and of one matched word named in `why`
 FUSE_K, BODY_VOTE = 2, 0.5  # reciprocal-rank fusion (`_fused_order`): rank offset, weight of the prose ranking
-PROSE_HELD = 0.5  # ... raised by this share of it when the bodies hold the whole question (`_vote`)
 KEY_WORD_LEAST = PREFIX * TRANSLATION  # the least a key word matched at all adds to a key's coverage
 INDEX_BODY = 0.5  # an index's prose mostly describes the documents it links to
 STATUS_FACTOR = {"active": 1.0, "draft": 0.7, "archived": 0.2}
@@ -496,9 +495,9 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     with the most body evidence are scored `metadata + WEIGHT_BODY × strength × multiplier`, where
     strength counts only the concepts the document's title, purpose and keys do not already hold
     (`Evidence.beyond`); an index (README) gets half. They are ordered by `_fused_order`: that score's
-    rank fused with the rank of the body text's BM25 (`Evidence.prose`), whose vote grows with the share
-    of the question the bodies hold (`_vote`); `score` stays the evidence. The draw is fixed in steps
-    (`DRAWS`), each step's order placing its own share of the results, so every `limit` cuts one ranking.
+    rank fused with the rank of the body text's BM25 (`Evidence.prose`); `score` stays the evidence. The
+    draw is fixed in steps (`DRAWS`), each step's order placing its own share of the results, so every
+    `limit` cuts one ranking.
 
     How the metadata walk stays fast on large banks without changing any score: per concept, the best score per
     field comes from C-level dict merges over the postings (`_ConceptHits`). Each candidate's upper
@@ -683,9 +682,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
                                          for number, (_, terms) in enumerate(keys))
                 scored.append((later(ident, path), -total, path, value, body, prose(sid) if sid is not None else 0.0,
                                said))
-        vote = _vote(evidence)
         if len(draws) == 1:
-            fused = _ordered(scored, docs, vote)[:asked]
+            fused = _ordered(scored, docs)[:asked]
         else:  # each row joins the first draw holding it (a role: every draw), and each draw's order places its share
             drawn = dict.fromkeys(roles, DRAWS[0])
             for number, (_, _, path) in enumerate(top):
@@ -696,7 +694,7 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
                     drawn[path] = min(drawn.get(path, MAX_LIMIT), _draw(number, 3))
             fused, placed = [], set()
             for size in draws:
-                for row in _ordered([row for row in scored if drawn[row[2]] <= size], docs, vote):
+                for row in _ordered([row for row in scored if drawn[row[2]] <= size], docs):
                     if len(fused) >= size:
                         break
                     if row[2] not in placed:
@@ -725,31 +723,20 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     return {"results": results}, evidence, body_index
 
 
-def _vote(evidence: Evidence) -> float:
-    """The weight of the prose ranking in `_fused_order`: `BODY_VOTE`, raised by `PROSE_HELD` of it in
-    proportion to the (idf-weighted) share of the question's concepts some body holds. A prose ranking
-    that sees half the question (a Russian or Chinese question whose words no dictionary row carries to
-    the bank's language, a word no page uses) orders the documents by that half; one that sees all of it
-    has earned more say against a score led by a purpose or title holding one of its words."""
-    held = sum(weight for weight, df in zip(evidence.weights, evidence.dfs) if df)
-    return BODY_VOTE * (1 + PROSE_HELD * held / evidence.total)
-
-
-def _ordered(scored: list[tuple[bool, float, str, float, float, float, bool]], docs: dict[str, Doc],
-             vote: float) -> list[tuple[bool, float, str, float, float, float, bool]]:
+def _ordered(scored: list[tuple[bool, float, str, float, float, float, bool]], docs: dict[str, Doc]
+             ) -> list[tuple[bool, float, str, float, float, float, bool]]:
     """Candidate rows in route's order: fused (`_fused_order`) when one of them (dna/ and indexes, ranked later,
     aside) declares metadata; else by score, which is prose already in a plain bank (a prose vote would
     count it twice)."""
     if any(not row[0] and declares_metadata(docs[row[2]]) for row in scored):
-        return _fused_order(scored, vote)
+        return _fused_order(scored)
     return sorted(scored)
 
 
-def _fused_order(scored: list[tuple[bool, float, str, float, float, float, bool]], vote: float
+def _fused_order(scored: list[tuple[bool, float, str, float, float, float, bool]]
                  ) -> list[tuple[bool, float, str, float, float, float, bool]]:
     """Rows `(later, -score, path, metadata, body part, prose, says a key)` in route's order: reciprocal-rank
-    fusion of the score ranking and the prose ranking, `1 / (FUSE_K + rank) + vote / (FUSE_K + prose rank)`
-    (`vote`: `_vote`, ½ to ¾).
+    fusion of the score ranking and the prose ranking, `1 / (FUSE_K + rank) + BODY_VOTE / (FUSE_K + prose rank)`.
 
     The score adds metadata to prose on one scale, so a purpose that says one word of the question (or
     its translation) outweighs prose that says all of it; the prose ranking (`Evidence.prose`, what
@@ -760,11 +747,11 @@ def _fused_order(scored: list[tuple[bool, float, str, float, float, float, bool]
     by_score = sorted(scored)
     place = {path: number for number, (_, path) in
              enumerate(sorted([(-row[5], row[2]) for row in by_score if row[5] > 0 and not row[6]]), 1)}
-    best = vote / (FUSE_K + 1)
+    best = BODY_VOTE / (FUSE_K + 1)
     keyed = []
     for number, row in enumerate(by_score, 1):
         at = place.get(row[2])
-        given = best if row[6] else vote / (FUSE_K + at) if at else 0.0
+        given = best if row[6] else BODY_VOTE / (FUSE_K + at) if at else 0.0
         keyed.append((row[0], -(1 / (FUSE_K + number) + given), number, row))
     keyed.sort()  # `number` is unique: rows themselves are never compared
     return [item[3] for item in keyed]
