@@ -6,6 +6,7 @@
     python benchmarks/relevance.py --set benchmarks/relevance/holdout   # score another set folder
     python benchmarks/relevance.py --adopted           # the plain banks only, each an adopted copy (issue 18)
     python benchmarks/relevance.py --set benchmarks/relevance/chores   # off-topic prompts only: every bank
+    python benchmarks/relevance.py --known-items       # each document asked for by its own title
 
 Route and search: top-1, top-3 and MRR (over the first 10 results) per bank kind (governed, plain),
 per language and per question kind; a question counts as found at the rank of the first expected
@@ -17,6 +18,12 @@ and silence (nothing injected) on every off-topic prompt against every bank. Pri
 dna/ layer of rules about the bank itself and index READMEs) and scores the plain banks' questions
 there: adopting a bank must not push its answers out of the top 3 (issue 18).
 
+`--known-items` writes no questions: for every routable document of each corpus bank that is neither an
+index nor a template (nor a dna/ page about the bank itself), the question is its own title, as written,
+lowercased, without a leading identifier (`ADR-001 —`, `FT-001:`) and with its words in reverse order;
+the answer is that document (or any document sharing the question's title). Route and search are
+scored per bank and per variant: asking for a document by its name must find it.
+
 The sets were written from the documents before the system was run on them; see the README there.
 """
 
@@ -25,6 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -205,6 +213,81 @@ def aggregate(records: list[dict], silences: list[dict], primed: bool) -> dict:
     return out
 
 
+KNOWN_VARIANTS = ("title", "lower", "unprefixed", "reordered")
+_ID_HEAD = re.compile(r"^\s*(\S*\d\S*?)\s*(?::|\s[—–-])\s+(?=\S)")  # `ADR-001 —`, `FT-001:`, `STEP-07`
+
+
+def known_questions(title: str) -> dict[str, str]:
+    """The known-item questions a title gives, by variant (a variant equal to an earlier one is left out)."""
+    title = " ".join(title.split())
+    head = _ID_HEAD.match(title)
+    bare = title[head.end():] if head else title
+    words = [w for w in bare.split() if any(ch.isalnum() for ch in w)]
+    found = {"title": title, "lower": title.lower(), "unprefixed": bare,
+             "reordered": " ".join(reversed(words))}
+    out: dict[str, str] = {}
+    for name in KNOWN_VARIANTS:
+        if found[name] and found[name] not in out.values():
+            out[name] = found[name]
+    return out
+
+
+def known_item_sets(corpora: Path, sets: list[dict]) -> list[dict]:
+    """Per corpus bank: [{bank, kind, questions: [{q, variant, expect}]}] from its documents' own titles."""
+    from memorybank.placeholder import placeholders
+    from memorybank.scaffold import counts_toward_statistics
+
+    out = []
+    for qset in sets:
+        bank = Bank(corpora / qset["bank"])
+        bank.refresh()
+        asked: dict[tuple[str, str], list[str]] = {}
+        for path, doc in sorted(bank.docs.items()):
+            if (not doc.is_knowledge or doc.is_index or not counts_toward_statistics(doc) or not doc.title
+                    or "templates" in path.split("/")[:-1] or placeholders(doc.title)):
+                continue
+            for variant, question in known_questions(doc.title).items():
+                asked.setdefault((variant, question), []).append(path)
+        questions = [{"q": q, "variant": v, "expect": expect} for (v, q), expect in asked.items()]
+        out.append({"bank": qset["bank"], "kind": qset["kind"], "questions": questions})
+    return out
+
+
+def run_known_items(corpora: Path, sets: list[dict]) -> dict:
+    """Route and search every known-item question; per-question ranks and summaries per bank and variant."""
+    records = []
+    for qset in known_item_sets(corpora, sets):
+        bank = Bank(corpora / qset["bank"])
+        for item in qset["questions"]:
+            record = {"bank": qset["bank"], "bank_kind": qset["kind"], **item}
+            for name, fn in (("route", route), ("search", search)):
+                record[name] = rank_of(_paths(fn, bank, item["q"])[0], item["expect"])
+            records.append(record)
+    aggregates: dict[str, dict] = {}
+    for cap in ("route", "search"):
+        groups = sorted({r["bank"] for r in records}) + [f"kind:{k}" for k in BANK_KINDS] + \
+            [f"variant:{v}" for v in KNOWN_VARIANTS] + ["all"]
+        for group in groups:
+            label, _, value = group.partition(":")
+            mine = [r for r in records if group == "all" or r["bank"] == group
+                    or (label == "kind" and r["bank_kind"] == value) or (label == "variant" and r["variant"] == value)]
+            aggregates[f"{cap}/{group}"] = summary([r[cap] for r in mine])
+    return {"records": records, "aggregates": aggregates}
+
+
+def known_table(result: dict) -> str:
+    """Markdown: route and search top-1 / top-3 / MRR per bank, bank kind and variant."""
+    agg = result["aggregates"]
+    groups = [key.partition("/")[2] for key in agg if key.startswith("route/")]
+    lines = ["| known items | n | route top-1 | route top-3 | route MRR | search top-1 | search top-3 | search MRR |",
+             "|---|---|---|---|---|---|---|---|"]
+    for group in groups:
+        r, s = agg[f"route/{group}"], agg[f"search/{group}"]
+        cells = [_cell(stats, key) for stats in (r, s) for key in ("top1", "top3", "mrr")]
+        lines.append(f"| {group.split('/')[0]} | {r['n']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def _cell(stats: dict, key: str) -> str:
     return f"{stats[key]:.2f}" if stats.get("n") else "—"
 
@@ -243,6 +326,8 @@ def main() -> int:
                         help="score the plain banks' questions on adopted copies of them (issue 18)")
     parser.add_argument("--set", type=Path, default=SETS, metavar="DIR",
                         help="folder holding the question set (default: benchmarks/relevance)")
+    parser.add_argument("--known-items", action="store_true",
+                        help="ask for every document by its own title (and variants of it) instead of a set")
     args = parser.parse_args()
     corpora = args.corpora or find_corpora()
     if (args.set / "history.yaml").is_file():  # a set over a scripted git history: questions about time
@@ -252,6 +337,13 @@ def main() -> int:
         print("relevance: no corpora folder; pass --corpora DIR or set MEMORYBANK_CORPORA", file=sys.stderr)
         return 2
     began = time.perf_counter()
+    if args.known_items:
+        result = run_known_items(corpora, load_sets(SETS, corpora))
+        print(known_table(result))
+        print(f"\n({len(result['records'])} questions in {time.perf_counter() - began:.1f} s)", file=sys.stderr)
+        if args.json:
+            Path(args.json).write_text(json.dumps(result, indent=1, ensure_ascii=False), encoding="utf-8")
+        return 0
     sets = load_sets(args.set, corpora)
     if not sets:  # an off-topic-only set (chores/): its prompts against every bank of the default set
         sets = [{**qset, "questions": []} for qset in load_sets(SETS, corpora)]

@@ -261,10 +261,9 @@ def cold_cli_route(ctx: Context) -> float:
 
 
 def cold_cli_route_one_changed(ctx: Context) -> float:
-    """The warm-cache `--route` process after one file's mtime moved since the cache was written: the
-    file is re-parsed, and both indexes are then built in full from the cached documents (cache.restore:
-    an index updated in place would not answer exactly as a fresh build), so this is the call an edit
-    between two calls pays."""
+    """The warm-cache `--route` process after one file's mtime moved since the cache was written, the call
+    an edit between two calls pays: the file is re-parsed, both indexes are restored and re-derive it in
+    place (cache.restore), and the updated state is saved for the next call."""
     def touch() -> None:
         st = ctx.victim.stat()
         os.utime(ctx.victim, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))

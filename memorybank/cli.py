@@ -539,8 +539,19 @@ def _subcommand(action: Action) -> click.Command:
     if action.example:
         help_text += f"\n\nExample:\n\n\b\n    {PROG} {action.example}"
     return click.Command(action.cli_name, params=params, callback=run, help=help_text,
-                         short_help=(action.cli_help or action.description).split(";")[0],
+                         short_help=_summary(action.cli_help or action.description),
                          context_settings=_CONTEXT)
+
+
+def _summary(text: str) -> str:
+    """A command's line in `--help`'s list: its help up to the first `;` outside parentheses, as a sentence
+    (`adopt … (a dry run; --write applies).` was cut to `… (a dry run`)."""
+    depth = 0
+    for at, char in enumerate(text):
+        depth += char == "(" and 1 or char == ")" and -1
+        if char == ";" and depth <= 0:
+            return text[:at].rstrip() + "."
+    return text
 
 
 @functools.cache
@@ -602,9 +613,9 @@ def main(argv: list[str] | None = None) -> None:
     more than the call itself on a big bank.
     """
     if argv is None:
-        from .stdio import plug_closed
+        from .stdio import plug_streams
 
-        plug_closed()
+        plug_streams()
         try:
             _main(argv)
             code = 0
@@ -736,23 +747,13 @@ def _fast_flag_values(args: list[str]) -> dict[str, Any] | None:
     given: set[str] = set()
     at = 0
     while at < len(args):
-        name, eq, inline = args[at].partition("=")
-        found = spec.get(name) if name.startswith("--") else None
-        if found is None:
+        step = _option_at(args, at, spec, given)
+        if step is None:
             return None
-        dest, kind, detail = found
+        dest, kind, detail, value, at = step
         if kind == "flag":
-            if eq:
-                return None
             values[dest] = True
-            given.add(dest)
-            at += 1
-            continue
-        taken = _taken(args, at, eq, inline, dest, kind, given)
-        if taken is None:
-            return None
-        value, at = taken
-        if kind == "many":
+        elif kind == "many":
             values[dest] = (*values[dest], value)
         elif kind == "whole":
             number = _fast_value(kind, detail, value)
@@ -779,21 +780,33 @@ def _fast_flag_values(args: list[str]) -> dict[str, Any] | None:
     return values
 
 
-def _taken(args: list[str], at: int, eq: str, inline: str, dest: str, kind: str,
-           given: set[str]) -> tuple[str, int] | None:
-    """An option's value (`--opt=VALUE` or `--opt VALUE`) and the index after it, `dest` added to
-    `given`; None, for click to answer, when the value is missing, starts with `-`, or a one-value
-    option comes twice."""
-    if eq:
+_FLAG_KINDS = frozenset(("flag", "on", "off"))
+
+
+def _option_at(args: list[str], at: int, spec: dict[str, tuple[str, str, Any]],
+               given: set[str]) -> tuple[str, str, Any, str, int] | None:
+    """The long option at `args[at]` as `(dest, kind, detail, value, index after it)`, `dest` added to
+    `given` (a flag's value is ""); None, for click to answer, when the option is unknown or short, a flag
+    has `=VALUE`, a value is missing or starts with `-`, or a one-value option comes twice."""
+    name, eq, inline = args[at].partition("=")
+    found = spec.get(name) if name.startswith("--") else None
+    if found is None:
+        return None
+    dest, kind, detail = found
+    if kind in _FLAG_KINDS:
+        if eq:
+            return None
+        value, at = "", at + 1
+    elif eq:
         value, at = inline, at + 1
     elif at + 1 < len(args):
         value, at = args[at + 1], at + 2
     else:
         return None
-    if value.startswith("-") or (dest in given and kind != "many"):
+    if kind not in _FLAG_KINDS and (value.startswith("-") or (dest in given and kind != "many")):
         return None
     given.add(dest)
-    return value, at
+    return dest, kind, detail, value, at
 
 
 def _plain_root(value: str) -> bool:
@@ -860,21 +873,13 @@ def _fast_sub_values(name: str, args: list[str]) -> dict[str, Any] | None:
             values[positional.name] = (*values[positional.name], token) if positional.type == "array" else token
             at += 1
             continue
-        option, eq, inline = token.partition("=")
-        entry = spec.get(option) if option.startswith("--") else None
-        if entry is None:
+        step = _option_at(args, at, spec, given)
+        if step is None:
             return None
-        dest, kind, detail = entry
-        if kind in ("flag", "on", "off"):
-            if eq:
-                return None
+        dest, kind, detail, value, at = step
+        if kind in _FLAG_KINDS:
             values[dest] = kind != "off"
-            at += 1
             continue
-        taken = _taken(args, at, eq, inline, dest, kind, given)
-        if taken is None:
-            return None
-        value, at = taken
         converted = _fast_value(kind, detail, value)
         if converted is None:
             return None

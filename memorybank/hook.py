@@ -364,9 +364,9 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point: print a block decision or nothing; always exit 0. `prime` / `session-start` dispatch."""
     args = sys.argv[1:] if argv is None else argv
     if argv is None:
-        from .stdio import plug_closed
+        from .stdio import plug_streams
 
-        plug_closed()
+        plug_streams()
     if args and args[0] in ("prime", "session-start"):
         try:
             from .hook_prime import main as prime_main

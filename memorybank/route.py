@@ -69,6 +69,7 @@ MAX_LIMIT = 25
 DRAWS = (5, 10, 20, MAX_LIMIT)
 WEIGHT_CANONICAL, WEIGHT_PURPOSE, WEIGHT_TITLE, WEIGHT_SECTION = 5.0, 3.0, 2.0, 1.0
 WEIGHT_BODY = 5.0  # prose saying the whole question, saturated, weighs what owning a canonical key does
+TITLE_NAMED = 5.0  # the least a title saying the whole question scores (route-title: the question names the document)
 TITLE_MAX = 40  # characters of a title in a result
 SECTION_MAX = 40  # characters of a `section`: a clipped heading still opens it (bank_read matches a part of one)
 WHY_MAX = 160  # characters of a `why` line
@@ -310,7 +311,7 @@ class RouteIndex(DerivedIndex):
         found = self._evidence.get((question, count))
         if found is None:
             evidence = body_evidence(body, lexicon.search_concepts(question))
-            found = (evidence, _strongest(evidence.raw, count))
+            found = (evidence, _strongest(evidence.raw, count, body.paths))
             if len(evidence.raw) <= EVIDENCE_ENTRIES:
                 if len(self._evidence) >= EVIDENCE_KEPT:
                     self._evidence.pop(next(iter(self._evidence)), None)
@@ -353,7 +354,10 @@ class RouteIndex(DerivedIndex):
         self.paths.append(path)
         self.fields[ident] = fields
         # issue 18: metadata copied from the body (adopt's: purpose an echo, title the H1) routes as a plain page's
-        if "title" not in doc.frontmatter or (doc.purpose_echo and title_echo(doc.title, doc.h1)):
+        # route-title: a document declaring its own purpose or keys is governed, and its H1 is its name,
+        # written with them to be routed on: weighed as a declared title is
+        if ("title" not in doc.frontmatter or (doc.purpose_echo and title_echo(doc.title, doc.h1))) \
+                and not declares_metadata(doc):
             self.prose_titles.add(ident)
         base = ident << SLOT_BITS
         posting = self._posting
@@ -528,18 +532,29 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     per_concept = [index.concept_hits(concept, body_index) for concept in concepts]
     matched_per_concept = [matched for matched, _ in per_concept]
     hits = [found for _, found in per_concept if found is not None]
+    hit_weights = [concept.weight for concept, (_, found) in zip(concepts, per_concept) if found is not None]
     fields, docs, paths = index.fields, bank.docs, index.paths
     filtered = doc_kind is not None or layer is not None or status is not None
     heading_hits = [h.headings for h in hits if h.headings]
+    matched = _Matched(matched_per_concept)
+    asked_weight = sum(concept.weight for concept in concepts)  # an identifier's parts weigh one word together
 
     def exact(ident: int) -> float:
         """Raw (unmultiplied) score of one document, straight from the per-concept hits."""
         if ident not in bounds:  # no field of it matched any concept (`bounds` holds every document one did)
             return 0.0
-        total = 0.0
-        for h in hits:
-            total += WEIGHT_PURPOSE * h.purpose.get(ident, 0.0) + WEIGHT_TITLE * h.title.get(ident, 0.0)
+        total = titled = held = 0.0
+        for h, concept_weight in zip(hits, hit_weights):
+            total += WEIGHT_PURPOSE * h.purpose.get(ident, 0.0)
+            value = h.title.get(ident)
+            if value is not None:
+                titled += WEIGHT_TITLE * value
+                held += concept_weight
         doc_fields = fields[ident]
+        # route-title: a title saying the whole question (`_title_named`), when its share could outweigh
+        if held and TITLE_NAMED * (held / asked_weight) ** 2 > titled:
+            titled = max(titled, _title_named(doc_fields.title, matched, asked_weight))
+        total += titled
         base = ident << SLOT_BITS
         best = 0.0
         for number, (_, terms) in enumerate(doc_fields.keys):
@@ -618,8 +633,15 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     for h in hits:
         for ident, value in h.purpose.items():
             bounds[ident] = get(ident, 0.0) + WEIGHT_PURPOSE * value
+    title_bounds: dict[int, list[float]] = {}  # id -> [Σ title scores, Σ weights of the concepts its title holds]
+    for h, concept_weight in zip(hits, hit_weights):
         for ident, value in h.title.items():
-            bounds[ident] = get(ident, 0.0) + WEIGHT_TITLE * value
+            entry = title_bounds.setdefault(ident, [0.0, 0.0])
+            entry[0] += WEIGHT_TITLE * value
+            entry[1] += concept_weight
+    for ident, (value, held) in title_bounds.items():  # a concept matches at most its weight: share ≤ held ÷ asked
+        share = min(1.0, held / asked_weight)
+        bounds[ident] = get(ident, 0.0) + max(value, TITLE_NAMED * share * share)
     for pairs in heading_hits:
         reach: dict[int, float] = {}
         for found, score in reversed(pairs):  # weakest first: stronger overwrite
@@ -663,7 +685,6 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
         # body beyond it) and the body text alone, as BM25 weighs it (`Evidence.prose`: no multiplier)
         scored: list[tuple[bool, float, str, float, float, float, bool]] = []
         raw_get, prose = evidence.raw.get, evidence.prose
-        matched = _Matched(matched_per_concept)
         for path, value in rows.items():
             ident = index.ids[path]
             sid = body_ids.get(path)
@@ -763,15 +784,19 @@ def _draw(position: int, per_size: int) -> int:
     return next(size for size in DRAWS if position < per_size * size)
 
 
-def _strongest(raw: dict[int, float], count: int) -> list[int]:
-    """`heapq.nlargest(count, raw, key=raw.__getitem__)`: the keys of the `count` largest values, ties in
-    the dict's order. The `count`-th largest value is found over the bare floats first (no key call per
-    item), then only the keys reaching it are ranked; the same keys in the same order."""
+def _strongest(raw: dict[int, float], count: int, paths: list[str | None]) -> list[int]:
+    """The ids of the `count` largest values of `raw`, ties by path (`paths`: the body index's, by id).
+
+    Ties go by path, not by id or the dict's order: a fresh build numbers documents in path order, an
+    index updated in place numbers a changed one last (`cache.restore`), and both must draw the same
+    candidates. The `count`-th largest value is found over the bare floats first (no key call per item),
+    then only the ids reaching it are ranked."""
     if not raw:
         return []
     least = heapq.nlargest(count, raw.values())[-1]
     reaching = [key for key, value in raw.items() if value >= least]
-    return heapq.nlargest(count, reaching, key=raw.__getitem__)
+    reaching.sort(key=lambda key: (-raw[key], paths[key] or ""))
+    return reaching[:count]
 
 
 class _Matched:
@@ -782,6 +807,16 @@ class _Matched:
     def __init__(self, per_concept: list[dict[str, float]]) -> None:
         self.per_concept = per_concept
         self.terms = set().union(*per_concept)
+
+
+def _title_named(title: Terms, matched: _Matched, asked: float) -> float:
+    """route-title: `TITLE_NAMED` × the share of the question (its concepts' weights) the title says, squared.
+
+    A question a document's title says whole names that document, however many bodies use the word: the
+    title then weighs what owning a canonical key said whole does, unweighted by rarity. Squared
+    as a key's coverage is, so a title saying half of a longer question adds a quarter and fades."""
+    share = min(1.0, _field(title, matched)[0] / asked)
+    return TITLE_NAMED * share * share
 
 
 def _has_section(fields: RouteFields, matched: _Matched) -> bool:

@@ -131,9 +131,6 @@ class PackedPostings:
         self.packed_live = 0  # packed terms with postings (count > 0)
         self.garbage = 0  # packed postings no term points at any more
 
-    def _clear(self) -> None:
-        self.__init__()  # type: ignore[misc]
-
     def _slot(self, term: str) -> int:
         """The packed place of `term`, or -1 (not packed, or moved to `loose`)."""
         terms = self.terms
@@ -205,21 +202,55 @@ class PackedPostings:
             entry[1].append(tf)
 
     def pack(self) -> None:
-        """Move every term with `'H'` counts into the flat arrays (the widened ones stay loose)."""
-        merged = {term: self[term] for term in self}
-        self._clear()
-        ids, tfs, starts, counts = self.ids, self.tfs, self.starts, self.counts
-        for term in sorted(merged):
-            found_ids, found_tfs = merged[term]
-            if found_tfs.typecode != "H":
-                self.loose[term] = (found_ids, found_tfs)
-                continue
-            self.terms.append(term)
-            starts.append(len(ids))
-            counts.append(len(found_ids))
-            ids.extend(found_ids)
-            tfs.extend(found_tfs)
-        self.packed_live = len(self.terms)
+        """Move every term with `'H'` counts into the flat arrays (the widened ones stay loose).
+
+        The arrays come out as a pack of every term one by one would write them (terms sorted, each
+        term's postings in one run), but the packed terms are copied a run at a time: the ranges between
+        the places of terms moved to `loose` (count 0) and the places the loose terms go in. An edit
+        between two calls leaves a few hundred loose terms, and the save after it packs (`state`): term by
+        term that cost ~0.15 s at 10,000 documents (issue 15), by runs it costs a slice per loose term."""
+        terms, starts, counts, ids, tfs = self.terms, self.starts, self.counts, self.ids, self.tfs
+        widened = {term: entry for term, entry in self.loose.items() if entry[1].typecode != "H"}
+        moving = sorted(term for term in self.loose if term not in widened)
+        cuts: dict[int, list[str]] = {}  # a packed place -> the moving terms that go in before it
+        at = -1
+        while True:
+            try:
+                at = counts.index(0, at + 1)
+            except ValueError:
+                break
+            cuts.setdefault(at, [])
+        for term in moving:
+            cuts.setdefault(bisect_left(terms, term), []).append(term)  # a moved term's own place holds count 0
+        out = PackedPostings()
+        new_ids, new_tfs, new_starts, new_counts, new_terms = out.ids, out.tfs, out.starts, out.counts, out.terms
+        loose = self.loose
+
+        def copy(first: int, stop: int) -> None:  # packed places first..stop-1, every one with postings
+            if first < stop:
+                low, high = starts[first], starts[stop - 1] + counts[stop - 1]
+                new_starts.extend(map((len(new_ids) - low).__add__, starts[first:stop]))
+                new_terms.extend(terms[first:stop])
+                new_counts.extend(counts[first:stop])
+                new_ids.extend(ids[low:high])
+                new_tfs.extend(tfs[low:high])
+
+        cursor = 0
+        for place in sorted(cuts):
+            copy(cursor, min(place, len(terms)))
+            for term in cuts[place]:
+                found_ids, found_tfs = loose[term]
+                new_terms.append(term)
+                new_starts.append(len(new_ids))
+                new_counts.append(len(found_ids))
+                new_ids.extend(found_ids)
+                new_tfs.extend(found_tfs)
+            cursor = place + 1 if place < len(terms) and not counts[place] else place
+        copy(cursor, len(terms))
+        self.terms, self.starts, self.counts, self.ids, self.tfs = new_terms, new_starts, new_counts, new_ids, new_tfs
+        self.loose = widened
+        self.packed_live = len(new_terms)
+        self.garbage = 0
 
     def state(self) -> tuple:
         """What the cache keeps: the packed arrays as bytes and the loose terms (see `restore`)."""

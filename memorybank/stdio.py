@@ -39,10 +39,49 @@ def _plain(stream: object) -> bool:
         return True  # click's `is_ascii_encoding` reads an unknown codec as not ASCII
 
 
-def plug_closed() -> None:
-    """A process started with stdout or stderr closed (`cmd >&-`) has None there, which every print, isatty
-    and flush would trip over (a traceback, exit 1). Such a stream reads as the null device, as `print`
-    treats None; opening it also takes the free descriptor, so no file opened later becomes "stdout"."""
+ESCAPE = "memorybank.escape"
+
+
+def plug_streams() -> None:
+    """Make stdout and stderr safe to print anything to, before a command starts.
+
+    A process started with a stream closed (`cmd >&-`) has None there, which every print, isatty and
+    flush would trip over (a traceback, exit 1): it reads as the null device, as `print` treats None
+    (opening it also takes the free descriptor, so no file opened later becomes "stdout"). A stream
+    whose encoding cannot hold every character (`PYTHONIOENCODING=latin-1`, a Windows code page when
+    output is redirected) writes what it cannot hold as `\\uXXXX` escapes (surrogate pairs beyond the
+    BMP) instead of raising: text stays readable and JSON output stays valid JSON that decodes to the
+    same strings. A stream already given an errors mode other than strict is left as it is.
+    """
     for name in ("stdout", "stderr"):
-        if getattr(sys, name) is None:
+        stream = getattr(sys, name)
+        if stream is None:
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 (lives as long as the process)
+        elif type(stream) is io.TextIOWrapper and stream.errors == "strict" and not _holds_all(stream.encoding):
+            try:
+                codecs.lookup_error(ESCAPE)
+            except LookupError:
+                codecs.register_error(ESCAPE, _escape)
+            stream.reconfigure(errors=ESCAPE)
+
+
+def _holds_all(encoding: str | None) -> bool:
+    try:
+        return codecs.lookup(encoding or "ascii").name.startswith("utf")
+    except LookupError:
+        return True  # an unknown codec: nothing to adjust
+
+
+def _escape(error: UnicodeError) -> tuple[str, int]:
+    """The codec error handler of `plug_streams`: each character the encoding lacks as JSON's `\\uXXXX`."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    parts = []
+    for char in error.object[error.start:error.end]:
+        code = ord(char)
+        if code > 0xFFFF:
+            code -= 0x10000
+            parts.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+        else:
+            parts.append(f"\\u{code:04x}")
+    return "".join(parts), error.end

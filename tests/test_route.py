@@ -60,7 +60,8 @@ def test_compound_keys_single_word_does_not_outrank_a_direct_title_match(fixture
     assert score(fixture_bank, "rounding", "domain/billing.md") == 1.875
     r = rarity(fixture_bank, "rounding")  # purpose and title weigh × the word's rarity; keys do not
     assert score(fixture_bank, "rounding", "domain/invoices.md") == round((1.25 + 3 * r) * 1.5, 3)
-    assert score(fixture_bank, "rounding", "engineering/rounding.md") == round((3 + 2) * r * 1.5, 3)
+    # its title says the whole question: at least 5 × share² unweighted, over 2 × rarity (route-title)
+    assert score(fixture_bank, "rounding", "engineering/rounding.md") == round((3 * r + max(2 * r, 5)) * 1.5, 3)
 
 
 def test_why_question_puts_the_adr_first(fixture_bank):
@@ -248,7 +249,8 @@ def test_field_weights_and_canonical_key_coverage(tmp_path):
     assert score(bank, "filter", "owner.md") == 1.25  # half the key's words: 5 × (1/2)²
     r = rarity(bank, "filter")  # every document holds it
     assert 0 < r < 1
-    assert score(bank, "filter", "title.md") == round(2.0 * r, 3)
+    assert score(bank, "filter thresholds", "title.md") == round(max(2.0 * r, 5 * 0.5 ** 2), 3)
+    assert score(bank, "filter", "title.md") == 5.0  # a title saying the whole question: 5 × share² (route-title)
     assert score(bank, "filter", "purpose.md") == round(3.0 * r, 3)
     assert score(bank, "filter", "heading.md") == pytest.approx(1.0 * r, abs=1e-3)
     # the order also weighs prose (its heading line is body text to search): the row is found by its path
@@ -258,7 +260,7 @@ def test_field_weights_and_canonical_key_coverage(tmp_path):
 
 def test_prefix_match_needs_four_characters(tmp_path):
     bank = small_bank(tmp_path, {"a.md": doc("Configuration", "Unrelated words.")})
-    assert score(bank, "config", "a.md") == 1.2  # title 2 × prefix 0.6
+    assert score(bank, "config", "a.md") == 1.8  # the title says the question at prefix 0.6: 5 × 0.6²
     assert route(bank, "con")["results"] == []
 
 
@@ -266,7 +268,7 @@ def test_translation_scores_nine_tenths_and_typed_form_wins_ties(tmp_path):
     bank = small_bank(tmp_path, {"en.md": doc("Threshold", "Unrelated words."),
                                  "ru.md": doc("Порог", "Unrelated words.")})
     assert route(bank, "threshold")["results"][0]["path"] == "en.md"
-    assert score(bank, "threshold", "en.md") == 2.0 and score(bank, "threshold", "ru.md") == 1.8
+    assert score(bank, "threshold", "en.md") == 5.0 and score(bank, "threshold", "ru.md") == 4.05  # 5 × 0.9²
     assert route(bank, "порог")["results"][0]["path"] == "ru.md"
 
 
@@ -286,7 +288,8 @@ def test_status_and_closed_work_multipliers(tmp_path):
     })
     scores = {r["path"]: r["score"] for r in route(bank, "ledger", limit=25)["results"]}
     r = rarity(bank, "ledger")
-    assert scores == {p: round(2.0 * r * f, 3) for p, f in {"active.md": 1, "draft.md": 0.7, "archived.md": 0.2,
+    assert 0 < r < 1  # the title says the whole question: 5, not 2 × r (route-title)
+    assert scores == {p: round(5.0 * f, 3) for p, f in {"active.md": 1, "draft.md": 0.7, "archived.md": 0.2,
                                                           "odd.md": 0.9, "done.md": 0.5, "cancelled.md": 0.35}.items()}
 
 
@@ -295,7 +298,7 @@ def test_layer_weights_default_and_declared(tmp_path):
              "adr/ledger.md": doc("Ledger", "x"), "dna/principles.md": doc("Principles", "Root.")}
     bank = small_bank(tmp_path, files)
     assert paths(bank, "ledger") == ["engineering/ledger.md", "adr/ledger.md", "features/ledger.md"]
-    assert score(bank, "ledger", "features/ledger.md") == round(1.2 * rarity(bank, "ledger"), 3)
+    assert score(bank, "ledger", "features/ledger.md") == round(5 * 0.6, 3)  # its title says the question whole
     table = "| directory | layer | weight |\n|---|---|---|\n| features | delivery | 2.0 |\n"
     (bank.root / "dna/layers.md").write_text(table)
     assert paths(bank, "ledger") == ["features/ledger.md", "engineering/ledger.md", "adr/ledger.md"]
@@ -306,7 +309,8 @@ def test_why_intent_boosts_decisions_and_damps_knowledge(tmp_path):
                                  "adr/queue.md": doc("Export queue", "x")})
     assert paths(bank, "export queue") == ["engineering/queue.md", "adr/queue.md"]
     assert paths(bank, "why an export queue") == ["adr/queue.md", "engineering/queue.md"]
-    raw = 2 * (rarity(bank, "export") + rarity(bank, "queue"))  # title 2 × each word's rarity
+    # title 2 × each word's rarity, or 5 × share² when it says the whole question (route-title)
+    raw = max(2 * (rarity(bank, "export") + rarity(bank, "queue")), 5.0)
     assert score(bank, "why an export queue", "adr/queue.md") == round(raw * 1.2 * 4 / 3, 3)
     assert score(bank, "why an export queue", "engineering/queue.md") == round(raw * 1.5 * 0.8, 3)
     assert paths(bank, "почему очередь экспорта")[0] == "adr/queue.md"
@@ -410,6 +414,7 @@ def test_fast_ranking_equals_scoring_every_document(tmp_path, monkeypatch):
     def reference(question, limit):
         from memorybank.lang import about_bank, why_intent
         concepts = [_concept_matches(index, c) for c in index.lexicon.concepts(question)]
+        asked = sum(c.weight for c in index.lexicon.concepts(question))
 
         def field(terms):
             return sum(max((m.get(t, 0.0) for t, *_ in terms), default=0.0) for m in concepts)
@@ -423,7 +428,10 @@ def test_fast_ranking_equals_scoring_every_document(tmp_path, monkeypatch):
             docu = bank.docs[index.paths[ident]]
             key = max((min(1.0, field(terms) / len(terms)) ** 2 for _, terms in fields.keys), default=0.0)
             heading = max((rare(terms) for _, terms in fields.sections), default=0.0)
-            raw = 5 * key + 3 * rare(fields.purpose) + 2 * rare(fields.title) + heading
+            titled = 2 * rare(fields.title)
+            if titled:  # a title saying the whole question (route-title): 5 × its share, squared
+                titled = max(titled, 5 * min(1.0, field(fields.title) / asked) ** 2)
+            raw = 5 * key + 3 * rare(fields.purpose) + titled + heading
             # dna/ is damped unless the question is about the bank or the document owns a key it says whole
             spared = about_bank(question) or key >= 1.0
             score = round(raw * route_module._multiplier(bank.layer_weights, docu, why_intent(question), spared), 4)
