@@ -34,17 +34,20 @@ from .search import SearchIndex, _excerpt, _placed
 WEIGHT_NUMBER = 5.0
 
 # Interrogative forms asking for an amount, a duration, a frequency, a date, a share or a version.
+# A leading when/когда whose clause a comma closes before more words is a condition ("When the build fails,
+# what happens…", "when you get a chance, fix…"): the question, if any, is the clause after it (`_CONDITION`).
+_CONDITION = r"(?![^,;]*[,;]\s*\w)"
 _QUANTITY_EN = re.compile(
     r"\bhow\s+(?:much|many|long|often|big|large|fast|soon|old|far)\b"
-    r"|^\W*when\b|\bwhen\s+(?:is|are|was|were|will|would|does|do|did|should|can|could)\b"
+    r"|^\W*when\b" + _CONDITION + r"|\bwhen\s+(?:is|are|was|were|will|would|does|do|did|should|can|could)\b"
     r"|\b(?:what|which)\s+(?:percent(?:age)?|share|fraction|proportion|version|date|year|size|number)\b"
     r"|\bat\s+what\s+(?:time|rate|size|point)\b|\bby\s+when\b")
 # `когда` only opens a question: inside one it is a conjunction ("что происходит, когда…")
 _QUANTITY_RU = re.compile(
     r"(?<![а-яa-z0-9_])(?:сколько|как\s+(?:часто|долго|скоро|быстро|много)"
     r"|как(?:ой|ая|ую|ого)\s+(?:процент|доля|долю|част|объем|размер|срок|верси)"
-    r"|в\s+какой\s+(?:верси|срок|момент)|к\s+какому\s+сроку)|^\W*когда(?![а-я])")
-_QUANTITY_ZH = re.compile(r"多少|多久|多长|多大|多快|多高|几(?!乎)|百分之|什么时候|何时"
+    r"|в\s+какой\s+(?:верси|срок|момент)|к\s+какому\s+сроку)|^\W*когда(?![а-я])" + _CONDITION)
+_QUANTITY_ZH = re.compile(r"多少|多久|多长|多大|多快|多高|几(?![乎何])|百分之|什么时候|何时"
                           r"|哪个版本|什么版本|哪一版|哪一年|哪天")
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]\s+)?\d+[.)]\s")
 _DIGIT = re.compile(r"\d")

@@ -1,0 +1,54 @@
+"""Adversarial run on session 6's routing landings (attack-route6): the answer type, the title rule, the draws.
+
+Each test names what a hostile user or an odd bank did and what held it wrong before the fix.
+Driven through the real CLI (one process, then the variants in process).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import cli_in_process, doc, run_cli, write_bank
+
+from memorybank.answertype import asks_quantity
+
+CACHE_BANK = {
+    "ops/cache.md": doc("Build cache", "Where build outputs are kept between runs.",
+                        body="## Clearing\n\nThe build cache is cleared after 3 failed builds in a row.\n"),
+    "ops/ci.md": doc("Continuous integration", "How CI runs the build.",
+                     body="## Failures\n\nWhen the build fails, the cache is kept and the log is attached.\n"),
+    "ops/other.md": doc("Deploys", "How releases ship.", body="## Steps\n\nA release ships after the build passes.\n"),
+}
+
+
+@pytest.fixture(scope="module")
+def cache_bank(tmp_path_factory) -> str:
+    return str(write_bank(tmp_path_factory.mktemp("attack6") / "bank", CACHE_BANK))
+
+
+def _answer(root: str, question: str, *extra: str, first: bool = False) -> list[dict]:
+    run = run_cli if first else cli_in_process
+    done = run("--root", root, "--route", question, "--json", *extra)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)["results"]
+
+
+def test_a_leading_when_clause_is_a_condition_not_a_quantity_question(cache_bank):
+    """"When the build fails, what happens…" asks what happens; "when you get a chance, clear…" asks for
+    nothing. Before: a question opening with when/когда was read as asking for a date, so the page with a
+    digit beside the words gained 5 × its number line (9.646 against 7.093 for the same question with "if")."""
+    pairs = [("when the build fails, what happens to the cache", "if the build fails, what happens to the cache"),
+             ("When you get a chance, clear the build cache", "If you get a chance, clear the build cache"),
+             ("Когда сборка падает, что происходит с кэшем?", "Если сборка падает, что происходит с кэшем?")]
+    for number, (asked, control) in enumerate(pairs):
+        assert _answer(cache_bank, asked, first=number == 0) == _answer(cache_bank, control), asked
+    # still a date question: a when-question with no condition before its main clause
+    dated = _answer(cache_bank, "when is the build cache cleared")
+    assert dated[0]["path"] == "ops/cache.md" and '"The build cache is cleared' in dated[0]["why"], dated
+
+
+def test_chinese_words_holding_ji_are_no_quantity_questions():
+    """几 asks "how many" (几个, 几天); inside 几何 (geometry) and 几乎 (almost) it does not."""
+    assert not [q for q in ("几何图形怎么渲染？", "几乎所有页面都缓存了吗") if asks_quantity(q)]
+    assert all(asks_quantity(q) for q in ("缓存保留几天？", "重试几次？", "when is v2 due", "Когда выйдет релиз?"))
