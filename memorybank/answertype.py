@@ -49,7 +49,8 @@ _QUANTITY_RU = re.compile(
     r"|в\s+какой\s+(?:верси|срок|момент)|к\s+какому\s+сроку)|^\W*когда(?![а-я])" + _CONDITION)
 _QUANTITY_ZH = re.compile(r"多少|多久|多长|多大|多快|多高|几(?![乎何])|百分之|什么时候|何时"
                           r"|哪个版本|什么版本|哪一版|哪一年|哪天")
-_LIST_MARKER = re.compile(r"^\s*(?:[-*+]\s+)?\d+[.)]\s")
+# an ordered list item's number, or a deeper heading's outline number (`### 4. Retries`, `### 2.1 Cache`)
+_LIST_MARKER = re.compile(r"^\s*(?:[-*+]\s+)?\d+[.)]\s|^#{3,6}\s+(?:\d+(?:\.\d+)+\.?|\d+[.)])\s")
 _DIGIT = re.compile(r"\d")
 
 
@@ -60,7 +61,8 @@ def asks_quantity(question: str) -> bool:
 
 
 def states_number(line: str) -> bool:
-    """A digit on the line that is not an ordered list item's number; title and `## ` lines are metadata."""
+    """A digit on the line that is not an ordered list item's or a heading's number; title and `## ` lines are
+    metadata."""
     if line.startswith("# ") or line.startswith("## "):
         return False
     return _DIGIT.search(_LIST_MARKER.sub("", line, count=1)) is not None

@@ -52,3 +52,30 @@ def test_chinese_words_holding_ji_are_no_quantity_questions():
     """几 asks "how many" (几个, 几天); inside 几何 (geometry) and 几乎 (almost) it does not."""
     assert not [q for q in ("几何图形怎么渲染？", "几乎所有页面都缓存了吗") if asks_quantity(q)]
     assert all(asks_quantity(q) for q in ("缓存保留几天？", "重试几次？", "when is v2 due", "Когда выйдет релиз?"))
+
+
+def _patterns(heading: str) -> dict[str, str]:
+    """A Cline-layout bank whose system patterns number their `### ` headings, as corpus banks do."""
+    return {"systemPatterns.md": f"# System Patterns\n\n## Patterns\n\n### {heading}\n\n"
+                                 "Every fetch goes through one retry wrapper with backoff.\n",
+            "techContext.md": "# Tech Context\n\n## Stack\n\nPython and httpx. Each fetch has its own timeout.\n",
+            "progress.md": "# Progress\n\n## Done\n\nThe retry wrapper landed.\n"}
+
+
+def test_a_numbered_heading_states_no_quantity(tmp_path):
+    """`### 4. Error handling and retry logic` numbers a heading; it says nothing about how many retries.
+    Before: the outline number made it the page's number line (`why` quoted `4. Error handling…` and the row
+    gained 5 × its weight); only `# `/`## ` lines and list markers were set aside."""
+    question = "how many retries does a fetch get"
+    answers = []
+    headings = {"numbered": "4. Error handling and retry logic", "dotted": "2.1 Error handling and retry logic",
+                "plain": "Error handling and retry logic"}
+    for name, heading in headings.items():
+        root = str(write_bank(tmp_path / name, _patterns(heading)))
+        answers.append(_answer(root, question))
+    # the outline number is one more body token (BM25's length moves a score by < 0.01); a number line adds ~0.7
+    plain = {row["path"]: row["score"] for row in answers[2]}
+    for rows in answers[:2]:
+        assert [row["path"] for row in rows] == list(plain), answers
+        assert all(abs(row["score"] - plain[row["path"]]) < 0.05 for row in rows), answers
+    assert not any('"4.' in row["why"] or '"2.1' in row["why"] for rows in answers for row in rows), answers
