@@ -42,11 +42,12 @@ _QUANTITY_EN = re.compile(
     r"|^\W*when\b" + _CONDITION + r"|\bwhen\s+(?:is|are|was|were|will|would|does|do|did|should|can|could)\b"
     r"|\b(?:what|which)\s+(?:percent(?:age)?|share|fraction|proportion|version|date|year|size|number)\b"
     r"|\bat\s+what\s+(?:time|rate|size|point)\b|\bby\s+when\b")
-# `когда` only opens a question: inside one it is a conjunction ("что происходит, когда…")
+# `когда` only opens a question: inside one it is a conjunction ("что происходит, когда…"); hyphenated
+# (когда-нибудь, сколько-то) they are indefinite pronouns
 _QUANTITY_RU = re.compile(
-    r"(?<![а-яa-z0-9_])(?:сколько|как\s+(?:часто|долго|скоро|быстро|много)"
+    r"(?<![а-яa-z0-9_])(?:сколько(?!-)|как\s+(?:часто|долго|скоро|быстро|много)"
     r"|как(?:ой|ая|ую|ого)\s+(?:процент|доля|долю|част|объем|размер|срок|верси)"
-    r"|в\s+какой\s+(?:верси|срок|момент)|к\s+какому\s+сроку)|^\W*когда(?![а-я])" + _CONDITION)
+    r"|в\s+какой\s+(?:верси|срок|момент)|к\s+какому\s+сроку)|^\W*когда(?![а-я-])" + _CONDITION)
 _QUANTITY_ZH = re.compile(r"多少|多久|多长|多大|多快|多高|几(?![乎何])|百分之|什么时候|何时"
                           r"|哪个版本|什么版本|哪一版|哪一年|哪天")
 # an ordered list item's number, or a deeper heading's outline number (`### 4. Retries`, `### 2.1 Cache`)
