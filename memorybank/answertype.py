@@ -52,7 +52,10 @@ _QUANTITY_ZH = re.compile(r"多少|多久|多长|多大|多快|多高|几(?![乎
                           r"|哪个版本|什么版本|哪一版|哪一年|哪天")
 # an ordered list item's number, or a deeper heading's outline number (`### 4. Retries`, `### 2.1 Cache`)
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+]\s+)?\d+[.)]\s|^#{3,6}\s+(?:\d+(?:\.\d+)+\.?|\d+[.)])\s")
-_DIGIT = re.compile(r"\d")
+# A number stands on its own: a digit run not inside a Latin or Cyrillic word (e2ee, sha256) nor an identifier's
+# (ADR-003, FT-001, UTF-8); `v2` is a version. CJK script writes numbers against its characters (占用64MB).
+_LETTER = "A-Za-zА-Яа-яЁё"
+_DIGIT = re.compile(rf"(?<![{_LETTER}\d])(?<![{_LETTER}]-)\d|(?<![{_LETTER}\d])[vV]\d")
 
 
 def asks_quantity(question: str) -> bool:

@@ -82,3 +82,23 @@ def test_a_numbered_heading_states_no_quantity(tmp_path):
         assert [row["path"] for row in rows] == list(plain), answers
         assert all(abs(row["score"] - plain[row["path"]]) < 0.05 for row in rows), answers
     assert not any('"4.' in row["why"] or '"2.1' in row["why"] for rows in answers for row in rows), answers
+
+
+IDENTIFIED = {  # a Cline-layout bank whose pages name identifiers (ADR-003, e2ee) beside a quantity's words
+    "systemPatterns.md": "# System Patterns\n\n## Crypto\n\n"
+                         "The e2ee backend loads lazily, as ADR-003 and FT-001 decided.\n",
+    "techContext.md": "# Tech Context\n\n## Stack\n\nThe crypto backend loads in 2 s on a cold phone.\n",
+    "progress.md": "# Progress\n\n## Done\n\nThe crypto backend ships.\n",
+}
+
+
+def test_digits_inside_identifiers_state_no_quantity(tmp_path):
+    """"When does the e2ee backend load" asks for a time; `ADR-003`, `FT-001` and `e2ee` hold
+    digits but state none. Before: any digit made a number line, so the identifier line gained 5 × its weight
+    and `why` quoted it as the answer. A number stands on its own (`2 s`, `64 MB`, `2026-08-02`, `v2`, CJK's
+    `占用64MB`)."""
+    root = str(write_bank(tmp_path / "bank", IDENTIFIED))
+    asked = {row["path"]: row for row in _answer(root, "when does the e2ee backend load", first=True)}
+    subject = {row["path"]: row for row in _answer(root, "does the e2ee backend load")}
+    assert asked["systemPatterns.md"]["score"] == subject["systemPatterns.md"]["score"], (asked, subject)
+    assert asked["techContext.md"]["score"] > subject["techContext.md"]["score"], (asked, subject)
