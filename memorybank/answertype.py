@@ -105,7 +105,8 @@ def with_number_lines(rows: list[Row], limit: int, index: SearchIndex, evidence:
 
     A number line weighs at most the document's coverage of the question (`Evidence.coverage`), so rows are
     read best reach first (score + that bound), and only while a row could still reach the `limit`-th
-    score: a warm route at 400 documents reads a few bodies, not the twenty candidates'."""
+    score. Route passes `limit = len(rows)` (every row weighed): its fused order ranks all the rows, and a
+    row left short would move the ranks of the others."""
     needles: list | None = None
     lines: dict[str, tuple[int, str, str | None]] = {}
     ids, raw = index.ids, evidence.raw
