@@ -35,5 +35,11 @@ def stale_temps(root: Path, now: float | None = None) -> list[str]:
 
 
 def needs_repair(root: Path) -> bool:
-    """Whether the bank holds a half-done commit's journal or a stale temp file (`repair_on_start`'s work)."""
-    return root.is_dir() and ((root / JOURNAL_NAME).exists() or bool(stale_temps(root)))
+    """Whether the bank holds a half-done commit's journal or a stale temp file (`repair_on_start`'s work).
+
+    Never raises, as `repair_on_start` never did: a bank whose journal cannot even be looked for (a folder
+    the user cannot search, a path over PATH_MAX) is still served, and its next writer repairs it."""
+    try:
+        return root.is_dir() and ((root / JOURNAL_NAME).exists() or bool(stale_temps(root)))
+    except OSError:
+        return False
