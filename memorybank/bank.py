@@ -32,6 +32,31 @@ _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # a file swapped for a FIFO must not h
 _FILE_FLAGS = os.O_RDONLY | _NOFOLLOW | _NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 
 
+def _read_as_walked(fd: int, stamp: tuple[int, int, int, int]) -> bytes | None:
+    """The bytes of an open file under 1 MB when it is still the file the walk stat'ed, else None.
+
+    One `pread` of one byte more than the walk's size (a short read of a regular file is its end) and
+    one `fstat` after it, which must show the walk's inode, mtime, size and ctime: nothing moved the
+    file from the walk to the end of the read, a wider window than `_read_settled`'s `fstat` before
+    and after the read, one system call fewer (issue 15: a cold build reads every file). `pread`
+    leaves the offset at 0, so on None the caller reads the file as before; a FIFO, device or folder
+    swapped in fails the size or the stamp (or `pread` itself) and goes that way too.
+    """
+    size = stamp[1]
+    if size >= (1 << 20):
+        return None
+    try:
+        data = os.pread(fd, size + 1, 0)
+    except OSError:
+        return None
+    if len(data) != size:
+        return None
+    after = os.fstat(fd)
+    if (after.st_mtime_ns, after.st_size, after.st_ino, after.st_ctime_ns) != stamp:
+        return None
+    return data
+
+
 def _read_settled(fd: int, info: os.stat_result | None = None) -> bytes:
     """All bytes of an open file, re-read (up to 5 times) while its stamp moves during the read.
 
@@ -364,14 +389,16 @@ class Bank:
         whole: tuple[int, int] | None = None
         version = ""
         try:
-            info = os.fstat(fd)
-            if info.st_ino != stamp[2]:  # replaced since the walk (a rename-save) or reached through a swapped
-                data: bytes | None = None  # folder: open it again one component at a time, never through a symlink
-            elif info.st_size > BODY_INDEX_MAX:  # only the head is parsed; the rest is hashed as it streams
-                data, version, lines, size = _read_head(fd)
-                whole = (size, lines)
-            else:
-                data = _read_settled(fd, info)
+            data = _read_as_walked(fd, stamp)
+            if data is None:  # moved since the walk, or large: read it as its own `fstat` says
+                info = os.fstat(fd)
+                if info.st_ino != stamp[2]:  # replaced since the walk (a rename-save) or reached through a swapped
+                    data = None  # folder: open it again one component at a time, never through a symlink
+                elif info.st_size > BODY_INDEX_MAX:  # only the head is parsed; the rest is hashed as it streams
+                    data, version, lines, size = _read_head(fd)
+                    whole = (size, lines)
+                else:
+                    data = _read_settled(fd, info)
         except OSError as exc:
             self.skipped.append({"path": path, "reason": f"unreadable: {exc.strerror}"})
             return None
@@ -398,7 +425,8 @@ class Bank:
         """Start from a cached index (`cache.load`) instead of nothing; only before the first refresh.
 
         The next refresh still stats every file and re-parses each one whose stamp differs from the
-        cached one, then builds the derived maps in full, as the first build does.
+        cached one, then builds the derived maps in full, as the first build does; when none differs,
+        it takes the maps saved with the documents (`snapshot["maps"]`, issue 15: ready), which are theirs.
         """
         if self.generation:
             return
@@ -429,7 +457,11 @@ class Bank:
                         self.docs[path] = doc.replace(layer=layer)
         if self.generation == 1:
             self.paths = sorted(self.docs)
-            self._contribute_all()
+            maps = self.snapshot.pop("maps", None) if self.snapshot is not None and not self.since_seed else None
+            if maps is not None:  # no file changed since the cache was saved: its maps are these documents'
+                self.incoming, self.owners, self.registered_in = maps
+            else:
+                self._contribute_all()
             return
         for path, doc in previous.items():
             if doc is not None:

@@ -35,20 +35,22 @@ import sys
 import zlib
 from array import array
 from collections import deque
+from contextlib import suppress
 from functools import partial
 from itertools import chain, repeat
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .gcpause import bulk
-from .records import Doc, Edge, Link, RuleRef
+from .records import Doc, Edge, Link, RuleRef, key_row
 
 if TYPE_CHECKING:
     from .bank import Bank
 
-FORMAT = 5  # 2: compact layouts (Slots, 'H' counts, term sets); 3: the body's CRC-32 before it;
+FORMAT = 6  # 2: compact layouts (Slots, 'H' counts, term sets); 3: the body's CRC-32 before it;
 #            4: frontmatter, key lines and sections as tuples; 5: packed body postings, routing fields per document,
-#            the prose titles (a restored plain bank ranked its H1 titles as declared ones)
+#            the prose titles (a restored plain bank ranked its H1 titles as declared ones); 6: each document's
+#            cold fields one blob, decoded on first read (`ColdDoc`), and the bank's maps beside them
 MAGIC = b"MBCACHE\n"
 MAX_FILE_BYTES = 256 << 20
 MAX_DIR_BYTES = 1 << 30
@@ -114,41 +116,144 @@ def _header(root: str) -> tuple:
 
 # -- documents as tuples ----------------------------------------------------------------------
 
-def doc_row(doc: Doc) -> tuple:
-    row = [getattr(doc, name) for name in _FIELDS]
-    for at, _, _ in _NESTED_AT:
+# A document's fields in two parts (issue 15: ready at 10,000 documents). The hot ones are those a start
+# reads of every document (the refresh's maps, route's per-document factors and statistics, names);
+# the cold ones (frontmatter, sections, links, key lines, counts, ...: most of a document's bytes and
+# more than half of the load's CPU) stay one marshal blob per document until something reads one of
+# them (`ColdDoc`): a first route at 10,000 documents decodes those of about ten.
+HOT = ("path", "title", "doc_kind", "doc_function", "status", "delivery_status", "derived_from", "canonical_for",
+       "layer")
+COLD = tuple(name for name in _FIELDS if name not in HOT)
+_HOT_NESTED = tuple((HOT.index(name), make, width) for name, (_, make, width) in
+                    zip(_NESTED, _NESTED_AT) if name in HOT)
+_COLD_NESTED = tuple((COLD.index(name), make, width) for name, (_, make, width) in
+                     zip(_NESTED, _NESTED_AT) if name in COLD)
+
+
+def _plain(values: tuple, nested: tuple) -> tuple:
+    row = list(values)
+    for at, _, _ in nested:
         row[at] = tuple(map(tuple, row[at]))  # named tuples as plain ones (marshal writes exact tuples only)
     return tuple(row)
+
+
+def doc_row(doc: Doc) -> tuple:
+    """A document as its hot fields and, last, its cold ones as one marshal blob (kept as read when
+    the document was restored and no cold field was read since)."""
+    blob = _blob_of(doc)
+    if blob is None:
+        blob = marshal.dumps(_plain(tuple(getattr(doc, name) for name in COLD), _COLD_NESTED))
+    return (*_plain(tuple(getattr(doc, name) for name in HOT), _HOT_NESTED), blob)
 
 
 def row_doc(row: tuple) -> Doc:
     return rows_docs({row[0]: row})[row[0]]
 
 
-_SLOTS = tuple(Doc.__dict__[name] for name in _FIELDS)  # the slots' own descriptors (C setters)
+_SLOT = {name: Doc.__dict__[name] for name in _FIELDS}  # the slots' own descriptors (C setters)
+_HOT_SLOTS = tuple(_SLOT[name] for name in HOT)
+_COLD_SLOTS = tuple(_SLOT[name] for name in COLD)
+
+
+class ColdDoc(Doc):
+    """A `Doc` restored from the cache whose cold fields are still the blob they were saved as.
+
+    Reading any cold field decodes them all (`_ColdField`) and drops the blob; every other field is a
+    plain slot, read at a slot's speed. It is a `Doc` in every other way: compared by identity,
+    `replace` and `repr` read every field (so decode them), and `doc_row` writes an undecoded blob back
+    unchanged. Two threads decoding one document at once set the same values.
+    """
+
+    __slots__ = ("_cold",)
+
+
+class _ColdField:
+    """A cold field of `ColdDoc`: the slot's value, after decoding the document's blob if it is still one."""
+
+    __slots__ = ("slot",)
+
+    def __init__(self, slot: Any) -> None:
+        self.slot = slot
+
+    def __get__(self, doc: Any, kind: Any = None) -> Any:
+        if doc is None:
+            return self
+        try:
+            return self.slot.__get__(doc)
+        except AttributeError:
+            pass
+        try:
+            blob = _BLOB.__get__(doc)
+        except AttributeError:  # decoded meanwhile by another thread (the slots are set before the blob goes)
+            return self.slot.__get__(doc)
+        for slot, value in zip(_COLD_SLOTS, _cold_values(blob)):
+            slot.__set__(doc, value)
+        with suppress(AttributeError):  # another thread's decode dropped it first
+            _BLOB.__delete__(doc)
+        return self.slot.__get__(doc)
+
+    def __set__(self, doc: Any, value: Any) -> None:  # `frozen.assign` (`__init__`, `replace`, a copy) only
+        self.slot.__set__(doc, value)
+
+
+_BLOB = ColdDoc.__dict__["_cold"]
+for _name in COLD:
+    setattr(ColdDoc, _name, _ColdField(_SLOT[_name]))
+ColdDoc.__slots__ = Doc.__slots__  # what `Frozen` reads as the fields (repr, replace, pickle): Doc's own
+
+
+def _blob_of(doc: Doc) -> bytes | None:
+    if type(doc) is not ColdDoc:
+        return None
+    try:
+        return _BLOB.__get__(doc)
+    except AttributeError:
+        return None
+
+
+def _cold_values(blob: bytes) -> list:
+    values = marshal.loads(blob)
+    if type(values) is not tuple or len(values) != len(COLD):
+        raise ValueError("a cached document's cold fields of the wrong width")
+    values = list(values)
+    for at, make, width in _COLD_NESTED:
+        items = values[at]
+        if items:
+            if not set(map(len, items)) <= width:
+                raise ValueError("a nested record of the wrong width")
+            values[at] = tuple(map(make, items))
+    keys, front = COLD.index("key_rows"), COLD.index("front")
+    for at in (keys, front):  # the key tuples shared across documents again, as the parse shares them
+        row = values[at]
+        if row and row[0]:
+            values[at] = (key_row(row[0]), *row[1:])
+    return values
 
 
 def rows_docs(rows: dict[str, tuple]) -> dict[str, Doc]:
     """The `Doc` records of cached rows, built a field at a time across all documents (issue 15: ready).
 
-    A record's `__init__` only assigns its fields (`frozen.py`); here each field's slot is set on every
-    record by one C-level `map`, and the nested records are made by `tuple.__new__`, so 10,000
-    documents take ~20 ms instead of ~100 (one Python `__init__` call and 31 assignments each).
+    A record's `__init__` only assigns its fields (`frozen.py`); here each hot field's slot is set on
+    every record by one C-level `map`, and the nested records are made by `tuple.__new__`, so 10,000
+    documents take ~20 ms instead of ~100 (one Python `__init__` call and 31 assignments each). The
+    cold fields stay bytes (`ColdDoc`).
     """
     values = list(rows.values())
     if not values:
         return {}
-    if set(map(len, values)) != {len(_FIELDS)}:
+    if set(map(len, values)) != {len(HOT) + 1}:
         raise ValueError("a cached document of the wrong width")
     columns = list(zip(*values))
-    for at, make, width in _NESTED_AT:
+    for at, make, width in _HOT_NESTED:
         column = columns[at]
         # a row of another width would make a record whose fields do not line up, so it is refused
         if not set(map(len, chain.from_iterable(column))) <= width:
             raise ValueError("a nested record of the wrong width")
         columns[at] = tuple(tuple(map(make, items)) if items else items for items in column)
-    docs = list(map(Doc.__new__, repeat(Doc, len(values))))
-    for slot, column in zip(_SLOTS, columns):
+    if not all(map(bytes.__instancecheck__, columns[-1])):
+        raise ValueError("a cached document's cold fields of the wrong shape")
+    docs = list(map(ColdDoc.__new__, repeat(ColdDoc, len(values))))
+    for slot, column in zip((*_HOT_SLOTS, _BLOB), columns):
         deque(map(slot.__set__, docs, column), maxlen=0)
     return dict(zip(rows, docs))
 
@@ -423,11 +528,14 @@ def _seed(bank: Bank, data: bytes) -> bool:
     body = data[start + size + 4:]
     if zlib.crc32(body) != int.from_bytes(data[start + size:start + size + 4], "little"):
         return False  # damaged bytes that still unmarshal would answer wrongly or fail in a call
-    stamps, rows, dna_texts, indexes = marshal.loads(body)
+    stamps, rows, dna_texts, indexes, maps = marshal.loads(body)
     docs = rows_docs(rows)
     if docs.keys() != stamps.keys() or not isinstance(dna_texts, dict) or not isinstance(indexes, dict):
         return False
-    bank.seed(docs, stamps, dna_texts, {"indexes": indexes, "generation": None})
+    if maps is not None and not (type(maps) is tuple and len(maps) == 3 and all(
+            type(found) is dict and all(map(list.__instancecheck__, found.values())) for found in maps)):
+        return False
+    bank.seed(docs, stamps, dna_texts, {"indexes": indexes, "generation": None, "maps": maps})
     return True
 
 
@@ -454,8 +562,11 @@ def save(bank: Bank) -> bool:
     for p, stamp in bank._stamps.items():
         doc = bank.docs.get(p)
         if doc is not None:
+            try:
+                rows[p] = doc_row(doc)
+            except ValueError:  # a cold value marshal cannot write (a YAML date): that document is left out
+                continue
             stamps[p] = stamp
-            rows[p] = doc_row(doc)
     states = {key: (mark, state(index)) for key, (index, state) in indexes.items()}
     # attack-inplace: an index this call never loaded (a validate, a read, an edit after a change) keeps its saved
     # state, with the paths changed since it was derived, for the next call to update in place; dropped, the
@@ -468,13 +579,13 @@ def save(bank: Bank) -> bool:
     states.update({key: (mark, state) for key, state in extras.items()})
     dna = {p: t for p, t in bank.dna_texts.items() if p in stamps}
     try:
-        body = marshal.dumps((stamps, rows, dna, states))
+        body = marshal.dumps((stamps, rows, dna, states, _maps(bank, rows)))
     except ValueError:  # a value marshal cannot write (a YAML date): leave those documents out
         for p in [p for p, row in rows.items() if not _marshallable(row)]:
             del rows[p], stamps[p]
             dna.pop(p, None)
         try:
-            body = marshal.dumps((stamps, rows, dna, states))
+            body = marshal.dumps((stamps, rows, dna, states, None))
         except ValueError:
             return False
     if len(body) > MAX_FILE_BYTES:
@@ -502,6 +613,14 @@ def save(bank: Bank) -> bool:
         bank.cache[key].fresh = False  # type: ignore[attr-defined]
     _prune(folder, keep=path)
     return True
+
+
+def _maps(bank: Bank, rows: dict) -> tuple | None:
+    """The bank's maps derived from its documents (`Bank._contribute_all`), when every document is saved:
+    a start that finds no file changed takes them instead of reading every document again."""
+    if rows.keys() != bank.docs.keys():
+        return None
+    return (bank.incoming, bank.owners, bank.registered_in)
 
 
 def _extra_state(bank: Bank, key: str) -> Any:

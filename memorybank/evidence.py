@@ -291,7 +291,7 @@ def best_line(index: SearchIndex, evidence: Evidence, doc: Doc,
     """The body line carrying most of the evidence: `(file line, short excerpt, heading above it)`.
 
     `needles`: `line_needles(index, evidence)`, when the caller places lines in several documents."""
-    body = _kept_body(index, doc)
+    body = kept_body(index, doc)
     if body is None or not body.text or not evidence.concepts:
         return None
     assert index.lexicon is not None
@@ -300,19 +300,29 @@ def best_line(index: SearchIndex, evidence: Evidence, doc: Doc,
     line, excerpt = _best_line(needles, evidence.weights, body, doc.body_line, evidence.concepts, index.lexicon)
     if not excerpt:
         return None
+    return line, short_excerpt(excerpt), section_at(doc, line)
+
+
+def short_excerpt(excerpt: str) -> str:
+    """A best line's excerpt as `why` quotes it: list, quote and table marks off, ≤ `EXCERPT` characters."""
     excerpt = excerpt.lstrip("#>-*| ").strip() or excerpt
     if len(excerpt) > EXCERPT:
         excerpt = excerpt[:EXCERPT - 1].rstrip() + "…"
+    return excerpt
+
+
+def section_at(doc: Doc, line: int) -> str | None:
+    """The `## ` heading above a file line, if any."""
     section = None
     for candidate in doc.sections:
         if candidate.line <= line:
             section = candidate.title
         else:
             break
-    return line, excerpt, section
+    return section
 
 
-def _kept_body(index: SearchIndex, doc: Doc) -> _Body | None:
+def kept_body(index: SearchIndex, doc: Doc) -> _Body | None:
     """The document's body as `_best_line` reads it, kept between route calls with the lines each concept
     was found on (`_Body.placed`), for the `BODIES_KEPT` documents last shown and at most `BODY_CHARS`
     characters in all.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Sequence
 
 from .errors import BankError
@@ -27,24 +28,50 @@ def scan_text(text: str, first_line: int = 1) -> tuple[list[tuple[int, str, int]
     backtick run whose info string holds a backtick is an inline span, not a fence. Setext headings
     are not headings here (banks use ATX).
     """
+    headings, fences, _ = scan_lines(text, first_line)
+    return headings, fences
+
+
+def scan_lines(text: str, first_line: int = 1, sections: list[tuple[str, int]] | None = None
+               ) -> tuple[list[tuple[int, str, int]], list[tuple[int, int]], int]:
+    """`scan_text`'s `(headings, fences)` and the text's count of line breaks, which the scan counts on
+    its way to each candidate line anyway (issue 15: a cold parse then need not count them again).
+
+    With `sections` (a list), each level-2 heading goes there as `(title, line)`, the title interned,
+    and only the other levels into `headings`: what a parse keeps, without a second pass.
+    """
     headings: list[tuple[int, str, int]] = []
     fences: list[tuple[int, int]] = []
     fence: str | None = None
     fence_line = 0
-    index, pos = 0, 0
+    index, pos = first_line, 0  # the line number of the candidate at `pos`
     count = text.count
+    crs = "\r" in text  # (a one-character search: most texts hold none, so no line needs its CR cut)
+    intern = sys.intern
     # in C: prose lines are never looked at in Python; the text's first line has no "\n" before it
     first = _FIRST.match(text)
     for candidate in ((first,) if first else ()) + tuple(_CANDIDATE.finditer(text)):
         start = candidate.start(1)
         index += count("\n", pos, start)
         pos = start
-        line = candidate.group(1).rstrip("\r")
+        line = candidate.group(1)
+        if crs:
+            line = line.rstrip("\r")
         if line[0] == "#":  # the usual `## Title`: what the pattern gives it, without the pattern
+            if line.startswith("## ") and line[-1] not in " \t#":  # (level 2, the commonest, asked first)
+                if fence is None:
+                    if sections is None:
+                        headings.append((2, line[2:].strip(), index))
+                    else:
+                        sections.append((intern(line[2:].strip()), index))
+                continue
             level = len(line) - len(line.lstrip("#"))
             if level <= 6 and len(line) > level and line[level] in " \t" and line[-1] not in " \t#":
                 if fence is None:
-                    headings.append((level, line[level:].strip(), index + first_line))
+                    if level == 2 and sections is not None:
+                        sections.append((intern(line[level:].strip()), index))
+                    else:
+                        headings.append((level, line[level:].strip(), index))
                 continue
         match = _MARK.match(line)
         if match is None:
@@ -55,17 +82,23 @@ def scan_text(text: str, first_line: int = 1) -> tuple[list[tuple[int, str, int]
             if fence is None:
                 if run[0] == "`" and "`" in info:
                     continue
-                fence, fence_line = run, index + first_line
+                fence, fence_line = run, index
             elif run[0] == fence[0] and len(run) >= len(fence) and not info.strip():
-                fences.append((fence_line, index + first_line))
+                fences.append((fence_line, index))
                 fence = None
             continue
         if fence is None:
-            headings.append((len(match.group("hashes")), (match.group("title") or "").strip(), index + first_line))
+            level = len(match.group("hashes"))
+            title = (match.group("title") or "").strip()
+            if level == 2 and sections is not None:
+                sections.append((intern(title), index))
+            else:
+                headings.append((level, title, index))
+    breaks = index - first_line + count("\n", pos)
     if fence is not None:
-        last = first_line + count("\n") - (1 if text.endswith("\n") else 0)
+        last = first_line + breaks - (1 if text.endswith("\n") else 0)
         fences.append((fence_line, max(last, fence_line)))
-    return headings, fences
+    return headings, fences, breaks
 
 
 def scan_headings(lines: Sequence[str], start: int = 0) -> list[tuple[int, str, int]]:

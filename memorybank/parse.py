@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .echo import echoes
-from .headings import scan_text
+from .headings import scan_lines
 from .limits import ALIAS_EXPANSION_LIMIT, BODY_INDEX_MAX, FRONTMATTER_MAX, LINKS_MAX
 from .paths import DEFAULT_LAYERS, layer_for, resolve_from
 from .records import Doc, Edge, Link, RuleRef, front_row, heads_row, key_lines_row
@@ -117,10 +117,11 @@ _KEY_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _KEY_NAMES: dict[str, bool] = {}  # banks repeat a few dozen keys: each is matched once per process
 
 
-def _key_name(name: str) -> bool:
+def _plain_key(name: str) -> bool:
+    """Whether the scanner reads `name:` as a key: a key name, and not one YAML would type (`null`, `true`)."""
     found = _KEY_NAMES.get(name)
     if found is None:
-        found = _KEY_NAME.fullmatch(name) is not None
+        found = _KEY_NAME.fullmatch(name) is not None and name not in _FAST_NULL and name not in _FAST_BOOL
         if len(_KEY_NAMES) < 4096:
             _KEY_NAMES[name] = found
     return found
@@ -129,31 +130,39 @@ _FAST_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False":
 _FAST_INT = re.compile(r"[-+]?[0-9]+$")
 _FAST_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})$")  # YAML: 2024-1-2 is a string
 _FAST_NUMBERISH = re.compile(r"[-+]?\.?[0-9]")
+_FAST_NUMBER_START = frozenset("+-.0123456789")  # the first characters `_FAST_NUMBERISH` can match
 _FAST_UNSAFE_START = frozenset("[]{}&*!|>%@`,?#-'\"")
 _MISS = object()
 
 
 def _fast_scalar(text: str) -> Any:
-    """A plain or simply quoted one-line scalar, typed like `Yaml12Loader`; `_MISS` when unsure."""
+    """A plain or simply quoted one-line scalar, typed like `Yaml12Loader`; `_MISS` when unsure.
+
+    The tests that need a pass over the text run only when a one-character test says they could
+    hold (`": "` only where a `:` is), and the typed forms only where their first character fits
+    (issue 15: every value of every header goes through here once per build)."""
+    if not text:
+        return None
     if "\t" in text:
         return _MISS
-    if text[:1] == "'" :
+    first = text[0]
+    if first == "'":
         if len(text) >= 2 and text[-1] == "'" and "'" not in text[1:-1].replace("''", ""):
             return text[1:-1].replace("''", "'")
         return _MISS
-    if text[:1] == '"':
+    if first == '"':
         if len(text) >= 2 and text[-1] == '"' and '"' not in text[1:-1] and "\\" not in text:
             return text[1:-1]
         return _MISS
-    if not text:
-        return None
-    if text[0] in _FAST_UNSAFE_START or ": " in text or " #" in text or text.endswith(":"):
+    if (first in _FAST_UNSAFE_START or text[-1] == ":" or (":" in text and ": " in text)
+            or ("#" in text and " #" in text)):
         return _MISS
-    if text in _FAST_NULL:
-        return None
-    if text in _FAST_BOOL:
-        return _FAST_BOOL[text]
-    if _FAST_NUMBERISH.match(text):
+    if len(text) <= 5:  # the longest null or bool (`false`)
+        if text in _FAST_NULL:
+            return None
+        if text in _FAST_BOOL:
+            return _FAST_BOOL[text]
+    if first in _FAST_NUMBER_START and _FAST_NUMBERISH.match(text):
         if _FAST_INT.match(text):
             return int(text)
         date = _FAST_DATE.match(text)
@@ -163,7 +172,7 @@ def _fast_scalar(text: str) -> Any:
             except ValueError:
                 return _MISS
         return _MISS  # floats, times, 0x/0o: let YAML decide
-    if text.lower() in (".inf", ".nan") or text[:2] in ("0x", "0o"):
+    if first == "." and text.lower() in (".inf", ".nan"):  # (a `0x`/`0o` start is numberish: decided above)
         return _MISS
     return text
 
@@ -177,13 +186,19 @@ _LINES_MAX = 8192
 def _scan_line(line: str) -> tuple:
     """What one frontmatter line is, on its own: `_SKIP`, `_DEFER`, `(1, item value, indent)` or
     `(2, key, value, opens a list)`. Stateless, so a line seen before (`status: active`, `  - ../x.md`)
-    is answered from `_LINES` (issue 15: the cold build; values are immutable scalars, safe to share)."""
-    if not line or line.isspace() or line.lstrip().startswith("#"):
-        if line and not line.isspace() and line[0] != "#":
-            return _DEFER  # an indented comment may sit inside a block we do not model
+    is answered from `_LINES` (issue 15: the cold build; values are immutable scalars, safe to share).
+
+    Blank lines and comments at column 0 are skipped; any other line led by whitespace but a space
+    (a tab, an indented comment, which may sit inside a block we do not model) defers to YAML."""
+    if not line:
         return _SKIP
-    if line[0] == " " or line[0] == "-":
-        stripped = line.lstrip(" ")  # an item line: `[ ]*- (.*)$`
+    first = line[0]
+    if first == "#":
+        return _SKIP
+    if first == " " or first == "-":  # an item line: `[ ]*- (.*)$`
+        if first == " " and line.isspace():
+            return _SKIP
+        stripped = line.lstrip(" ")
         if not stripped.startswith("- "):
             return _DEFER
         raw_item = stripped[2:].strip(" ")
@@ -191,16 +206,16 @@ def _scan_line(line: str) -> tuple:
         if value is _MISS or raw_item.startswith("-"):
             return _DEFER
         return (1, value, len(line) - len(stripped))
+    if first.isspace():
+        return _SKIP if line.isspace() else _DEFER
     name, colon, rest = line.partition(":")  # a key line: `name:( +(.*))?$`
-    if not colon or (rest and rest[0] != " ") or not _key_name(name):
-        return _DEFER
-    key, raw = sys.intern(name), rest.lstrip(" ").rstrip(" ")
-    if key in _FAST_NULL or key in _FAST_BOOL:
-        return _DEFER  # typed keys: let YAML decide
+    if not colon or (rest and rest[0] != " ") or not _plain_key(name):
+        return _DEFER  # (a typed key, `null:` or `true:`, too: let YAML decide)
+    raw = rest.strip(" ")
     value = _fast_scalar(raw)
     if value is _MISS:
         return _DEFER
-    return (2, key, value, not raw)
+    return (2, sys.intern(name), value, not raw)
 
 
 def fast_frontmatter(lines: list[str], key_lines: dict[str, int] | None = None) -> dict[str, Any] | None:
@@ -279,16 +294,26 @@ _RULE_REF = re.compile(
     r"(?:`([^`\s]+\.md)`|\[[^\]]*\]\(([^)\s]+\.md)(?:#[^)]*)?\)|\[`?([^`\]\s]+\.md)`?\]|([\w./-]+\.md)\b)",
     re.IGNORECASE)
 _CLAIM_VERBS = ("defined", "described", "specified", "owned", "governed")
+_CLAIM_VERB_BYTES = tuple(verb.encode("ascii") for verb in _CLAIM_VERBS)
+# The only non-ASCII characters `_RULE_REF`'s case-blind matching takes for one of its verbs' letters
+# (İ and ı for i, ſ for s: every code point tried against each letter, tests/test_cold_build7.py).
+_CLAIM_LOOKALIKES = ("\u0130", "\u0131", "\u017f")
 
 
 def _may_claim(line: str) -> bool:
-    """False when `line` holds none of `_RULE_REF`'s verbs, so its (slow) pass cannot match; an ASCII
-    line is tested on its lower case (a non-ASCII one always goes to the regex, whose case-blind
-    matching of letters such as `ſ` or `K` lower case does not model)."""
-    if not line.isascii():
+    """False when `line` holds none of `_RULE_REF`'s verbs, so its (slow) pass cannot match.
+
+    An ASCII line is tested on its lower case. A non-ASCII one holding none of the three non-ASCII
+    letters the pattern reads as a verb's letter is tested on its ASCII letters (each other character
+    made `?`, which no verb holds); one holding any of them always goes to the regex.
+    """
+    if line.isascii():
+        low = line.lower()
+        return any(verb in low for verb in _CLAIM_VERBS)
+    if any(char in line for char in _CLAIM_LOOKALIKES):
         return True
-    low = line.lower()
-    return any(verb in low for verb in _CLAIM_VERBS)
+    low_bytes = line.encode("ascii", "replace").lower()
+    return any(verb in low_bytes for verb in _CLAIM_VERB_BYTES)
 
 
 _LENIENT_KEY = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$")
@@ -409,26 +434,43 @@ def _item_line(lines: list[str], start: int | None, end: int, raw: str, cursor: 
 
 def _edges(path: str, value: Any, lines: list[str] | None = None, start: int | None = None,
            end: int = 0) -> tuple[Edge, ...]:
+    """The `derived_from` items as edges; `lines` (the header's, from `---`), `start` (the key's line)
+    and `end` place each item on its line as `_item_line` does (written out here, with the memo's
+    look-up and `text_of` of a string item: the cold build meets several edges a document)."""
     if value is None:
         return ()
     items = value if isinstance(value, list) else [value]
     edges = []
     cursor = 0
+    memo = _RESOLVED
+    folder = path.rpartition("/")[0]
+    place = lines is not None and start is not None
     for index, item in enumerate(items):
         fit = None
-        if isinstance(item, dict):
+        if type(item) is str:
+            raw = item.strip() or None  # text_of(item)
+        elif isinstance(item, dict):
             raw = text_of(item.get("path"))
             fit = text_of(item.get("fit"))
         else:
             raw = text_of(item)
         if not raw:
             continue
-        target, external = _resolved(path, raw)
+        found = memo.get((folder, raw))
+        target, external = found if found is not None else _resolved(path, raw)
         if target in (".", "") or target.endswith("/.."):
             continue
         line = None
-        if lines is not None:
-            line, cursor = _item_line(lines, start, end, raw, cursor)
+        if place:  # _item_line(lines, start, end, raw, cursor)
+            line = start
+            at = cursor if cursor > start - 1 else start - 1  # type: ignore[operator]
+            if at + 1 < end and raw not in lines[at] and raw in lines[at + 1]:  # type: ignore[index]
+                line, cursor = at + 2, at + 1  # the usual: the line after the key's or the last item's
+            else:
+                for at in range(at, min(end, at + _ITEM_WINDOW)):
+                    if raw in lines[at]:  # type: ignore[index]
+                        line, cursor = at + 1, at
+                        break
         # interned: a bank's edges name a few thousand targets tens of thousands of times (issue 15: memory)
         raw = sys.intern(raw)
         if items is value and type(item) is str and item == raw:
@@ -476,11 +518,15 @@ def _resolve(path: str, raw: str) -> tuple[str, bool]:
             or "\\" in rest or rest != rest.strip()):
         return resolve_from(path, raw)
     folder = path.rpartition("/")[0]
-    parts = folder.split("/") if folder else []
-    if ups > len(parts):
+    depth = folder.count("/") + 1 if folder else 0
+    if ups > depth:
         return resolve_from(path, raw)
-    if ups:
-        del parts[len(parts) - ups:]
+    if ups == depth:  # up to the root (or from it): the rest is the path
+        return rest, False
+    if not ups:
+        return folder + "/" + rest, False
+    parts = folder.split("/")
+    del parts[len(parts) - ups:]
     parts.append(rest)
     return "/".join(parts), False
 
@@ -504,13 +550,14 @@ def _in_code_span(text: str, pos: int) -> bool:
 
 
 def _scan_body(path: str, body: str, first_line: int
-               ) -> tuple[list[tuple[str, int]], str | None, list[Link], list[RuleRef], int]:
+               ) -> tuple[list[tuple[str, int]], str | None, list[Link], list[RuleRef], int, int]:
     """Sections, first H1, links and rule references of a body, by regex passes over the whole text.
 
-    At most `LINKS_MAX` links are kept; the last item is how many more were found (0 when none).
+    At most `LINKS_MAX` links are kept; the fifth item is how many more were found (0 when none), the
+    last the body's count of line breaks (`scan_lines` counts them).
     """
-    headings, fences = scan_text(body, first_line)
-    sections = [(sys.intern(title), line) for level, title, line in headings if level == 2]
+    sections: list[tuple[str, int]] = []
+    headings, fences, breaks = scan_lines(body, first_line, sections)  # (level 2 into `sections`)
     h1 = next((title for level, title, _ in headings if level == 1), None)
     links: list[Link] = []
     refs: list[RuleRef] = []
@@ -533,12 +580,12 @@ def _scan_body(path: str, body: str, first_line: int
                 continue
             target, external = _resolved(path, bare)
             links.append(_record(Link, (target, raw, line, external)))
-    if ".md" in body and (not body.isascii() or _may_claim(body)):
-        # (an ASCII body none of whose lines can claim, as `_may_claim` on the whole body tells, is skipped)
+    at = body.find(".md")
+    if at >= 0 and _may_claim(body):
+        # (a body none of whose lines can claim, as `_may_claim` on the whole body tells, is skipped)
         # Claims are rare and always end in ".md": find those, then match only their lines.
         seen_lines: set[int] = set()
         line, pos = first_line, 0
-        at = body.find(".md")
         while at >= 0:
             begin = body.rfind("\n", 0, at) + 1
             line += body.count("\n", pos, begin)
@@ -550,7 +597,7 @@ def _scan_body(path: str, body: str, first_line: int
                     for match in _RULE_REF.finditer(text):
                         refs.append(RuleRef(raw=next(g for g in match.groups() if g), line=line))
             at = body.find(".md", at + 3)
-    return sections, h1, links, refs, more_links
+    return sections, h1, links, refs, more_links, breaks
 
 
 _WRAPPED = re.compile(r"^(\*\*|__|\*|_|`)((?:(?!\1).)+)\1$")
@@ -622,10 +669,6 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
         errors.append("contains NUL bytes; is this a binary file?")
     # a CR is rare: one memchr finds none, where the two-character search of a 4 KB slice costs ~30× as much
     newline = "\r\n" if text.find("\r", 0, 4096) >= 0 and "\r\n" in text[:4096] else "\n"
-    if whole is None:
-        line_count = text.count("\n") + (1 if text and not text.endswith("\n") else 0)
-    else:
-        line_count = whole[1]
     meta: dict[str, Any] = {}
     has_frontmatter = False
     body_offset = 0
@@ -633,6 +676,8 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
     key_lines: dict[str, int] = {}
     fm_lines: list[str] = []
     error_line: int | None = None
+    header_breaks = 0  # line breaks before the body (its own are counted by its scan)
+    same_keys = False  # `key_lines` has `meta`'s keys in `meta`'s order (the line scanner read both)
     head = _OPEN.match(text)
     if head:
         end_match = _close(text, head.end())
@@ -653,7 +698,8 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
             has_frontmatter = True
             block = text[head.end():end_match[0]]
             lines = block.split("\n")
-            if "\r" in block:
+            crs = "\r" in block
+            if crs:
                 lines = [line[:-1] if line.endswith("\r") else line for line in lines]
             if lines and lines[-1] == "":
                 lines.pop()
@@ -661,8 +707,10 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
             body_offset = end_match[1]
             if body_offset < len(text) and text[body_offset] == "\n":
                 body_offset += 1
+            header_breaks = close + body_offset - end_match[1]  # the opening line's and the block's, then the close's
             fm_lines = ["---", *lines]
-            block = "\n".join(lines)
+            # the lines joined again: a block without CRs ends with its last line's break (or is empty)
+            block = "\n".join(lines) if crs else block[:-1]
             if len(block) > FRONTMATTER_MAX:
                 # Bounded work for any header: only what fits the cap is read, line by line, never by YAML
                 kept = block[:FRONTMATTER_MAX].rpartition("\n")[0]
@@ -674,6 +722,7 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
             else:
                 meta, problem, error_line, found_lines = _read_frontmatter(lines, block, close)
                 key_lines = found_lines if found_lines is not None else _key_lines(fm_lines, close)
+                same_keys = found_lines is not None
                 if problem:
                     errors.insert(0, problem)
     body_line = (close + 2) if close is not None else 1
@@ -681,47 +730,40 @@ def parse_document(path: str, data: bytes, mtime_ns: int = 0,
     metadata_only = size > BODY_INDEX_MAX
     if metadata_only:  # bounded work for any file: its body is neither scanned nor indexed
         sections, h1, links, refs, more_links, body = [], None, [], [], 0, ""
+        breaks = text.count("\n", body_offset) if whole is None else 0
         notes.append(f"the file is {size:,} bytes, over the {BODY_INDEX_MAX:,}-byte body limit; only its "
                      "frontmatter is indexed (no sections, links or body search)")
     else:
         body = text[body_offset:]
-        sections, h1, links, refs, more_links = _scan_body(path, body, body_line)
+        sections, h1, links, refs, more_links, breaks = _scan_body(path, body, body_line)
+    if whole is None:  # the body's line breaks came from its scan: only the header's are counted here
+        line_count = header_breaks + breaks + (1 if text and not text.endswith("\n") else 0)
+    else:
+        line_count = whole[1]
     if more_links:
         notes.append(f"it has {len(links) + more_links:,} links; only the first {LINKS_MAX:,} are indexed")
     stem = path.rpartition("/")[2][:-3] if path.endswith(".md") else path.rpartition("/")[2]
     title = text_of(meta.get("title")) or _plain_title(h1) or stem
     purpose = text_of(meta.get("purpose"))
+    front = front_row(meta)
+    # positional, in `Doc`'s field order: binding 31 keywords cost ~4 µs a document (issue 15: the cold build)
     return Doc(
-        path=path,
-        title=title,
-        doc_kind=text_of(meta.get("doc_kind")),
-        doc_function=text_of(meta.get("doc_function")),
-        purpose=purpose,
-        status=text_of(meta.get("status")),
-        delivery_status=text_of(meta.get("delivery_status")),
-        decision_status=text_of(meta.get("decision_status")),
-        derived_from=_edges(path, meta.get("derived_from"), fm_lines if has_frontmatter else None,
-                            key_lines.get("derived_from"), len(fm_lines) if has_frontmatter else 0),
-        canonical_for=text_list(meta.get("canonical_for")),
-        must_not_define=text_list(meta.get("must_not_define")),
-        anchors=text_list(meta.get("anchors")),
-        front=front_row(meta),
-        heads=heads_row(sections),
-        links=tuple(links),
-        rule_refs=tuple(refs),
-        bytes=size,
-        mtime_ns=mtime_ns,
-        layer=layer_for(path, layer_map if layer_map is not None else DEFAULT_LAYERS),
-        parse_error="; ".join(errors) if errors else None,
-        has_frontmatter=has_frontmatter,
-        body_line=body_line,
-        line_count=line_count,
-        h1=h1,
-        newline=newline,
-        key_rows=key_lines_row(key_lines),
-        error_line=error_line if error_line is not None else (bad_line if errors else None),
-        metadata_only=metadata_only,
-        limit_note="; ".join(notes) if notes else None,
-        version=version,
-        purpose_echo=not metadata_only and echoes(purpose, body),
+        path, title,  # path, title
+        text_of(meta.get("doc_kind")), text_of(meta.get("doc_function")), purpose,  # doc_kind, doc_function, purpose
+        text_of(meta.get("status")), text_of(meta.get("delivery_status")),  # status, delivery_status
+        text_of(meta.get("decision_status")),  # decision_status
+        _edges(path, meta.get("derived_from"), fm_lines if has_frontmatter else None,  # derived_from
+               key_lines.get("derived_from"), len(fm_lines) if has_frontmatter else 0),
+        text_list(meta.get("canonical_for")), text_list(meta.get("must_not_define")),  # canonical_for, must_not_define
+        text_list(meta.get("anchors")),  # anchors
+        front, heads_row(sections), tuple(links), tuple(refs),  # front, heads, links, rule_refs
+        size, mtime_ns,  # bytes, mtime_ns
+        layer_for(path, layer_map if layer_map is not None else DEFAULT_LAYERS),  # layer
+        "; ".join(errors) if errors else None,  # parse_error
+        has_frontmatter, body_line, line_count, h1,  # has_frontmatter, body_line, line_count, h1
+        version, newline,  # version, newline
+        (front[0], tuple(key_lines.values())) if same_keys else key_lines_row(key_lines),  # key_rows
+        error_line if error_line is not None else (bad_line if errors else None),  # error_line
+        metadata_only, "; ".join(notes) if notes else None,  # metadata_only, limit_note
+        not metadata_only and echoes(purpose, body),  # purpose_echo
     )

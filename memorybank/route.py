@@ -46,6 +46,7 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from operator import itemgetter
 
+from .answertype import asks_quantity, with_number_lines
 from .bank import Bank
 from .derived import DerivedIndex
 from .echo import title_echo
@@ -64,6 +65,9 @@ from .termmatch import EXACT, MIN_PREFIX_QUERY, PREFIX, TRANSLATION, term_matche
 
 DEFAULT_LIMIT = 5
 MAX_LIMIT = 25
+# the candidate draws a route ranks in (`routed`): the first 5 results are fused among the candidates drawn
+# for 5, the next 5 among those drawn for 10, and so on, so a larger `limit` extends the same ranking
+DRAWS = (5, 10, 20, MAX_LIMIT)
 WEIGHT_CANONICAL, WEIGHT_PURPOSE, WEIGHT_TITLE, WEIGHT_SECTION = 5.0, 3.0, 2.0, 1.0
 WEIGHT_BODY = 5.0  # prose saying the whole question, saturated, weighs what owning a canonical key does
 TITLE_NAMED = 5.0  # the least a title saying the whole question scores (route-title: the question names the document)
@@ -496,7 +500,9 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     with the most body evidence are scored `metadata + WEIGHT_BODY × strength × multiplier`, where
     strength counts only the concepts the document's title, purpose and keys do not already hold
     (`Evidence.beyond`); an index (README) gets half. They are ordered by `_fused_order`: that score's
-    rank fused with the rank of the body text's BM25 (`Evidence.prose`); `score` stays the evidence.
+    rank fused with the rank of the body text's BM25 (`Evidence.prose`); `score` stays the evidence. The
+    draw is fixed in steps (`DRAWS`), each step's order placing its own share of the results, so every
+    `limit` cuts one ranking.
 
     How the metadata walk stays fast on large banks without changing any score: per concept, the best score per
     field comes from C-level dict merges over the postings (`_ConceptHits`). Each candidate's upper
@@ -505,9 +511,13 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     bound first, until the bound falls below the current `limit`-th score.
     """
     asked = check_query(question, limit, MAX_LIMIT, layer)
-    # the candidates (and so the fused ranks) of a default-sized answer at least: asking for fewer results
-    # cuts the same ranking shorter, never reorders it (a limit of 1 put another document first)
-    limit = max(asked, DEFAULT_LIMIT)
+    # Fusion ranks the candidates it is given, and the candidates are drawn for a size (the metadata top
+    # `n`, the body's top `3n`): ranked in one draw sized by `limit`, a limit of 1 or of 10 put another
+    # document first than 5 did. So the draws are fixed (`DRAWS`): the first 5 results are fused among the
+    # candidates drawn for 5, results 6-10 among those drawn for 10 (the first five set aside), ... A
+    # larger limit extends the same ranking; a smaller one cuts it.
+    draws = DRAWS[:next(number for number, size in enumerate(DRAWS, 1) if size >= asked)]
+    limit = draws[-1]
     bank.refresh()
     check_filters(bank, doc_kind, status)
     index = RouteIndex.of(bank)
@@ -641,62 +651,89 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
             bounds[ident] = get(ident, 0.0) + WEIGHT_SECTION * score
     order = sorted(((ident, bound * undamped[ident]) for ident, bound in bounds.items()),
                    key=itemgetter(1), reverse=True)
-    for ident, bound in order:
-        if beaten(bound):
+    while True:  # one pass, unless a filter leaves the draws fewer candidates than asked (below)
+        top.clear()
+        for ident, bound in order:
+            if beaten(bound):
+                break
+            consider(ident)
+        # -- fusion with body evidence (issue 14): metadata keeps its score, prose adds up to WEIGHT_BODY --
+        evidence, strongest = index.question_evidence(question, body_index, 3 * limit)  # body_evidence, _strongest
+        rows = {path: -neg for _, neg, path in top}  # path -> metadata score
+        body_ids = body_index.ids
+        for sid in strongest:
+            path = body_index.paths[sid]
+            ident = index.ids.get(path) if path is not None else None
+            if path is None or path in rows or ident is None:
+                continue
+            doc = docs.get(path)
+            if doc is None or (filtered and not ((doc_kind is None or doc.doc_kind == doc_kind)
+                                                 and (layer is None or doc.layer == layer)
+                                                 and (status is None or doc.status == status))):
+                continue
+            raw = exact(ident)
+            rows[path] = round(raw * factor(ident), 4)
+        # -- issue 14 (route-roles): a Cline-layout core file's role scores as low-weight metadata (layout.py) --
+        roles = role_scores(bank, concepts, body_index, intent)
+        for path, (extra, _) in roles.items():
+            ident, doc = index.ids.get(path), docs.get(path)
+            if ident is not None and doc is not None and not (filtered and not (
+                    (doc_kind is None or doc.doc_kind == doc_kind) and (layer is None or doc.layer == layer)
+                    and (status is None or doc.status == status))):
+                known = exact(ident) * factor(ident) if (known := rows.get(path)) is None else known
+                rows[path] = round(known + extra * factor(ident), 4)
+        # Two rankings of the same rows, fused by their ranks (`_fused_order`): the evidence score (metadata +
+        # body beyond it) and the body text alone, as BM25 weighs it (`Evidence.prose`: no multiplier)
+        scored: list[tuple[bool, float, str, float, float, float, bool]] = []
+        raw_get, prose = evidence.raw.get, evidence.prose
+        for path, value in rows.items():
+            ident = index.ids[path]
+            sid = body_ids.get(path)
+            doc = docs[path]
+            body = 0.0
+            if sid is not None and raw_get(sid):
+                body = WEIGHT_BODY * evidence.beyond(body_index, sid, doc) * factor(ident)
+                if doc.is_index:
+                    body *= INDEX_BODY
+            total = round(value + body, 4)
+            if total > 0:
+                # a key said whole in any language: every word matched, each at least a translated prefix's 0.54
+                keys, base = fields[ident].keys, ident << SLOT_BITS
+                said = value > 0 and any(covered.get(base | number, 0.0) >= KEY_WORD_LEAST * len(terms)
+                                         and len(_field(terms, matched)[1]) >= len(terms)
+                                         for number, (_, terms) in enumerate(keys))
+                scored.append((later(ident, path), -total, path, value, body, prose(sid) if sid is not None else 0.0,
+                               said))
+        # -- issue 14 (route-plain3): answer type (answertype.py) --
+        numbers: dict[str, tuple[int, str, str | None]] = {}
+        if scored and asks_quantity(question):  # every row weighed (no cut): the fused ranks read all of them
+            scored, numbers = with_number_lines(scored, len(scored), body_index, evidence, docs,
+                                                lambda path: factor(index.ids[path]))
+        if len(draws) == 1:
+            fused = _ordered(scored, docs)[:asked]
+        else:  # each row joins the first draw holding it (a role: every draw), and each draw's order places its share
+            drawn = dict.fromkeys(roles, DRAWS[0])
+            for number, (_, _, path) in enumerate(top):
+                drawn.setdefault(path, _draw(number, 1))
+            for number, sid in enumerate(strongest):
+                path = body_index.paths[sid]
+                if path is not None:
+                    drawn[path] = min(drawn.get(path, MAX_LIMIT), _draw(number, 3))
+            fused, placed = [], set()
+            for size in draws:
+                for row in _ordered([row for row in scored if drawn[row[2]] <= size], docs):
+                    if len(fused) >= size:
+                        break
+                    if row[2] not in placed:
+                        placed.add(row[2])
+                        fused.append(row)
+            del fused[asked:]
+        # a filter can leave the draws fewer rows than asked where a wider draw holds more (its body's top
+        # `3n` was full): drawn again wider, so a larger limit never shows a row a smaller one had room for
+        if len(fused) >= asked or len(strongest) < 3 * limit or limit == MAX_LIMIT:
             break
-        consider(ident)
-    # -- fusion with body evidence (issue 14): metadata keeps its score, prose adds up to WEIGHT_BODY --
-    evidence, strongest = index.question_evidence(question, body_index, 3 * limit)  # body_evidence, _strongest
-    meta = {path: -neg for _, neg, path in top}
-    rows = dict(meta)  # path -> metadata score
-    body_ids = body_index.ids
-    for sid in strongest:
-        path = body_index.paths[sid]
-        ident = index.ids.get(path) if path is not None else None
-        if path is None or path in rows or ident is None:
-            continue
-        doc = docs.get(path)
-        if doc is None or (filtered and not ((doc_kind is None or doc.doc_kind == doc_kind)
-                                             and (layer is None or doc.layer == layer)
-                                             and (status is None or doc.status == status))):
-            continue
-        raw = exact(ident)
-        rows[path] = round(raw * factor(ident), 4)
-    # -- issue 14 (route-roles): a Cline-layout core file's role scores as low-weight metadata (layout.py) --
-    roles = role_scores(bank, concepts, body_index, intent)
-    for path, (extra, _) in roles.items():
-        ident, doc = index.ids.get(path), docs.get(path)
-        if ident is not None and doc is not None and not (filtered and not (
-                (doc_kind is None or doc.doc_kind == doc_kind) and (layer is None or doc.layer == layer)
-                and (status is None or doc.status == status))):
-            known = rows.get(path)
-            rows[path] = round((exact(ident) * factor(ident) if known is None else known) + extra * factor(ident), 4)
-    # Two rankings of the same rows, fused by their ranks (`_fused_order`): the evidence score (metadata +
-    # body beyond it) and the body text alone, as BM25 weighs it (`Evidence.prose`: no multiplier)
-    scored: list[tuple[bool, float, str, float, float, float, bool]] = []
-    raw_get, prose = evidence.raw.get, evidence.prose
-    for path, value in rows.items():
-        ident = index.ids[path]
-        sid = body_ids.get(path)
-        doc = docs[path]
-        body = 0.0
-        if sid is not None and raw_get(sid):
-            body = WEIGHT_BODY * evidence.beyond(body_index, sid, doc) * factor(ident)
-            if doc.is_index:
-                body *= INDEX_BODY
-        total = round(value + body, 4)
-        if total > 0:
-            # a key said whole in any language: every word matched, each at least a translated prefix's 0.54
-            keys, base = fields[ident].keys, ident << SLOT_BITS
-            said = value > 0 and any(covered.get(base | number, 0.0) >= KEY_WORD_LEAST * len(terms)
-                                     and len(_field(terms, matched)[1]) >= len(terms)
-                                     for number, (_, terms) in enumerate(keys))
-            scored.append((later(ident, path), -total, path, value, body, prose(sid) if sid is not None else 0.0,
-                           said))
-    # no candidate declares metadata (a plain bank; dna/ and indexes, ranked later, aside): the score is prose
-    # already, a prose vote would count it twice
-    declared = any(not row[0] and declares_metadata(docs[row[2]]) for row in scored)
-    fused = (_fused_order(scored) if declared else sorted(scored))[:asked]
+        draws = DRAWS[:len(draws) + 1]
+        limit = draws[-1]
     if not fused:
         return {"results": [], **empty_hint(HINT, "search", doc_kind, layer, status)}, None, None
     results = []
@@ -707,10 +744,20 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
         if body > 0 and (body >= value or value == 0 or not _has_section(fields[index.ids[path]], matched)):
             if needles is None:
                 needles = line_needles(body_index, evidence)
-            line = best_line(body_index, evidence, doc, needles)
+            line = numbers.get(path) or best_line(body_index, evidence, doc, needles)  # a number line answers
         results.append(with_role(_result(doc, fields[index.ids[path]], -neg, matched, line if body else None),
                                  roles, WHY_MAX))  # issue 14 (route-roles): `layout: <role>` in `why`
     return {"results": results}, evidence, body_index
+
+
+def _ordered(scored: list[tuple[bool, float, str, float, float, float, bool]], docs: dict[str, Doc]
+             ) -> list[tuple[bool, float, str, float, float, float, bool]]:
+    """Candidate rows in route's order: fused (`_fused_order`) when one of them (dna/ and indexes, ranked later,
+    aside) declares metadata; else by score, which is prose already in a plain bank (a prose vote would
+    count it twice)."""
+    if any(not row[0] and declares_metadata(docs[row[2]]) for row in scored):
+        return _fused_order(scored)
+    return sorted(scored)
 
 
 def _fused_order(scored: list[tuple[bool, float, str, float, float, float, bool]]
@@ -731,10 +778,16 @@ def _fused_order(scored: list[tuple[bool, float, str, float, float, float, bool]
     keyed = []
     for number, row in enumerate(by_score, 1):
         at = place.get(row[2])
-        vote = best if row[6] else BODY_VOTE / (FUSE_K + at) if at else 0.0
-        keyed.append((row[0], -(1 / (FUSE_K + number) + vote), number, row))
+        given = best if row[6] else BODY_VOTE / (FUSE_K + at) if at else 0.0
+        keyed.append((row[0], -(1 / (FUSE_K + number) + given), number, row))
     keyed.sort()  # `number` is unique: rows themselves are never compared
     return [item[3] for item in keyed]
+
+
+def _draw(position: int, per_size: int) -> int:
+    """The smallest of `DRAWS` whose draw holds a candidate at 0-based `position` of a ranking it takes
+    `per_size` per result from (metadata 1, the body 3)."""
+    return next(size for size in DRAWS if position < per_size * size)
 
 
 def _strongest(raw: dict[int, float], count: int, paths: list[str | None]) -> list[int]:

@@ -103,10 +103,10 @@ def test_a_cache_with_a_valid_header_but_index_states_of_the_wrong_shape_is_igno
     data = path.read_bytes()
     size = int.from_bytes(data[len(cache.MAGIC):len(cache.MAGIC) + 4], "little")
     start = len(cache.MAGIC) + 4
-    stamps, rows, dna, states = marshal.loads(data[start + size + 4:])  # after the body's CRC-32
+    stamps, rows, dna, states, maps = marshal.loads(data[start + size + 4:])  # after the body's CRC-32
     assert states
     bad = {key: (mark, (1, 2, 3, 4) if key == "route.index" else (1,) * 12) for key, (mark, _) in states.items()}
-    body = marshal.dumps((stamps, rows, dna, bad))
+    body = marshal.dumps((stamps, rows, dna, bad, maps))
     path.write_bytes(data[:start + size] + zlib.crc32(body).to_bytes(4, "little") + body)
     assert _answer(root, real=False) == good  # an exception, not a hang: the entry point shows it as a process would
     assert cli_in_process("--root", str(root), "--search", "FT-042", "--json").returncode == 0

@@ -118,7 +118,7 @@ def _marshal_parts(data: bytes, at: int = 0) -> tuple[int, list[int]]:
 
 def _cache_regions(data: bytes) -> dict[str, tuple[int, int]]:
     """Every region of a cache file by name, as `[start, end)` offsets: the header's length and each
-    header item, the body's CRC, and each part of the body (stamps, rows, dna texts, and every field of
+    header item, the body's CRC, and each part of the body (stamps, rows, dna texts, the maps, and every field of
     each saved index state)."""
     from memorybank import cache
 
@@ -134,7 +134,7 @@ def _cache_regions(data: bytes) -> dict[str, tuple[int, int]]:
     body = end + 4
     end, parts = _marshal_parts(data, body)
     assert end == len(data)
-    for name, a, b in zip(("stamps", "rows", "dna", "indexes"), parts, [*parts[1:], end]):
+    for name, a, b in zip(("stamps", "rows", "dna", "indexes", "maps"), parts, [*parts[1:], end]):
         regions[name] = (a, b)
     _, entries = _marshal_parts(data, parts[3])
     for key_at, value_at in zip(entries[::2], entries[1::2]):

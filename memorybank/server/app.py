@@ -35,7 +35,7 @@ from ..errors import BankError, clip
 from ..jsonout import dumps
 from ..limits import MAX_QUESTION
 from ..mode import decide_mode
-from ..writers.files import remote_caller
+from ..remote import remote_caller
 from . import prompts as prompt_texts
 from .prefetch import READY, begin
 from .surface import instructions

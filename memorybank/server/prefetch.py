@@ -28,8 +28,10 @@ def begin(root: str | Path, off_paths: Sequence[str] = ()) -> None:
     if mode == "off":
         READY.set()
         return
-    from ..writers.files import repair_on_start
-    repair_on_start(path)
+    from ..leftovers import needs_repair
+    if needs_repair(path):  # the writers are imported only when there is something to repair
+        from ..writers.files import repair_on_start
+        repair_on_start(path)
     if mode == "seed":
         READY.set()
         return

@@ -16,7 +16,6 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,14 +38,14 @@ from ..confined import (
     version_of,
 )
 from ..errors import BankError
+from ..leftovers import JOURNAL_NAME, STALE_SECONDS, needs_repair, stale_temps  # noqa: F401 - the writers' names too
 from ..limits import INPUT_LIMIT
+from ..remote import REMOTE
 
 LOCK_NAME = ".memorybank.lock"
-JOURNAL_NAME = ".memorybank-journal"  # hidden like the temps; exists only while a multi-file commit runs
 SET_ASIDE_NAME = ".memorybank-journal.set-aside"  # a journal recovery refused to trust (hidden: never indexed)
 JOURNAL_VERSION = 2
 JOURNAL_MAX = 8 << 20  # bytes; a real journal names each file of one commit (a few hundred bytes each)
-STALE_SECONDS = 3600
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -656,23 +655,6 @@ def recover(root: Path, warnings: list[str] | None = None) -> list[str]:
     return done
 
 
-def stale_temps(root: Path, now: float | None = None) -> list[str]:
-    """Writer temp files older than an hour (a killed writer's leftovers), without removing them."""
-    cutoff = (time.time() if now is None else now) - STALE_SECONDS
-    found = []
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("node_modules", "__pycache__"))
-        for name in sorted(files):
-            if name.startswith(TEMP_PREFIX):
-                full = os.path.join(folder, name)
-                try:
-                    if os.lstat(full).st_mtime < cutoff:
-                        found.append(os.path.relpath(full, root).replace(os.sep, "/"))
-                except OSError:
-                    continue
-    return found
-
-
 def clean_stale_temps(root: Path, now: float | None = None) -> list[str]:
     """Remove writer temp files older than an hour (left by a killed writer); returns their paths."""
     removed = []
@@ -694,31 +676,12 @@ def repair_on_start(root: Path) -> list[str]:
     writer repairs it under the lock anyway.
     """
     try:
-        if not root.is_dir() or not ((root / JOURNAL_NAME).exists() or stale_temps(root)):
+        if not needs_repair(root):
             return []
         with bank_lock(root):
             return recover(root) + clean_stale_temps(root)
     except (OSError, BankError):
         return []
-
-
-_REMOTE: ContextVar[Path | None] = ContextVar("memorybank_remote_bank", default=None)
-
-
-@contextmanager
-def remote_caller(root: Path) -> Iterator[None]:
-    """Within this block the caller is remote (an MCP client): `body_file`/`content_file` are read only
-    inside the project folder of the bank at `root`, never through a symlink, never under `.git/` or any
-    other hidden file or folder.
-
-    A person at a shell (the CLI) keeps full access; an agent that a prompt injection steers must
-    not copy `~/.ssh/…` into a document that `bank_read` then returns.
-    """
-    token = _REMOTE.set(root)
-    try:
-        yield
-    finally:
-        _REMOTE.reset(token)
 
 
 def _within_project(root: Path, raw: str, what: str) -> tuple[Path, str]:
@@ -745,7 +708,7 @@ def _within_project(root: Path, raw: str, what: str) -> tuple[Path, str]:
 
 def _open_input(raw: str, what: str) -> int:
     """An open descriptor of a caller's input file (confined for a remote caller)."""
-    root = _REMOTE.get()
+    root = REMOTE.get()
     if root is None:
         path = Path(os.path.expanduser(raw))
         try:
