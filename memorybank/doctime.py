@@ -109,10 +109,13 @@ def _walk(bank: Bank, top) -> dict[str, str]:
     prefix = bank_rel + "/" if bank_rel else ""
     spec = f":(top,literal){bank_rel}" if bank_rel else ":(top)"
     try:
-        tracked = set(split_z(run_git(top, "ls-files", "-z", "--full-name", "--", spec)))
+        tracked = list(split_z(run_git(top, "ls-files", "-z", "--full-name", "--", spec)))
     except GitFailure:
         return {}
-    want = {(prefix + p).encode(): p for p in bank.paths if prefix + p in tracked}
+    # every tracked document, not only those the walk sees now: the dates are kept per HEAD (and saved with the
+    # parse cache), and a tracked file away from the work tree when they were read (deleted, then checked
+    # out again) must get its commit's date back, as a cold read would give it (attack-inplace)
+    want = {name.encode(): name[len(prefix):] for name in tracked if name.startswith(prefix) and name.endswith(".md")}
     found: dict[str, str] = {}
     if not want:
         return found

@@ -41,8 +41,10 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from .bank import Bank
+from .bank import _FILE_FLAGS, Bank
+from .confined import read_file
 from .derived import DerivedIndex
+from .errors import BankError
 from .lang import Lexicon, SearchConcept, SearchForm
 from .lang.chinese import STOPWORDS as ZH_STOPWORDS
 from .lang.chinese import segment
@@ -302,10 +304,8 @@ class SearchIndex(DerivedIndex):
         """The body of a document as on disk now, `\n`-separated (None if it cannot be read)."""
         if doc.metadata_only:  # over the body limit: its metadata is searched, its body is not read
             return ""
-        try:
-            with open(os.path.join(self._root, path), "rb") as handle:
-                data = handle.read()
-        except OSError:
+        data = self._read(path)
+        if data is None:
             return None
         text = data.decode("utf-8", errors="replace")
         if text.startswith("\ufeff"):
@@ -315,10 +315,33 @@ class SearchIndex(DerivedIndex):
         parts = text.split("\n", doc.body_line - 1)
         return parts[-1] if len(parts) == doc.body_line else ""
 
+    def _read(self, path: str) -> bytes | None:
+        """The file's bytes, never through a symlink (attack-inplace: a file swapped for a link to one outside
+        the bank between the walk and this read put the outside file's words in the index): opened with
+        `O_NOFOLLOW` and read only when it is the file the walk stat'ed (same inode), else read one folder
+        at a time (`confined.read_file`), as `Bank._parse` does; None when it cannot be read so."""
+        stamp = self.bank._stamps.get(path)
+        try:
+            fd = os.open(self._root + "/" + path, _FILE_FLAGS)
+        except OSError:
+            return None
+        try:
+            with open(fd, "rb") as handle:  # closes fd
+                if stamp is not None and os.fstat(fd).st_ino == stamp[2]:
+                    return handle.read()
+            snap = read_file(self.bank.root, path)
+        except (OSError, BankError):
+            return None
+        return None if snap is None else snap.data
+
     def _add(self, path: str, doc: Doc) -> bool:
         assert self.lexicon is not None
         body = self.body(path, doc)
         if body is None:
+            # attack-inplace: unread now (its folder moved away and back, say) is no reason to be missing from
+            # every later call's index: its stamp goes stale, so the next refresh, here or in a process
+            # restoring the cache saved after this one, reads it again
+            self.bank.forget(path)
             return False
         counts, length = self.lexicon.search_counts(body)
         ident = len(self.paths)
