@@ -18,12 +18,12 @@ from pathlib import Path
 
 from conftest import CORPORA
 from mcpkit import Session
+from test_ready_lazy import _saved
 
 from memorybank import cache
 from memorybank.atomic import TEMP_PREFIX
 from memorybank.bank import Bank
-from memorybank.route import RouteIndex, route
-from memorybank.search import SearchIndex
+from memorybank.route import route
 
 EXTRA = {
     # a YAML date: a value marshal cannot write, so this document is left out of the cache and parsed again
@@ -46,15 +46,6 @@ def _copy(tmp_path: Path) -> Path:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
     return root
-
-
-def _saved(root: Path) -> Bank:
-    bank = Bank(root)
-    bank.refresh()
-    SearchIndex.of(bank)
-    RouteIndex.of(bank)
-    assert cache.save(bank)
-    return bank
 
 
 def test_restored_documents_are_the_parsed_ones_field_for_field_and_decode_only_when_read(tmp_path, monkeypatch):

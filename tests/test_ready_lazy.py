@@ -54,12 +54,14 @@ def _fresh(root: Path, monkeypatch) -> list[dict]:
         return _answers(Bank(root))
 
 
-def _saved(root: Path) -> None:
+def _saved(root: Path) -> Bank:
+    """A bank over `root` with both indexes built and its parse cache saved."""
     bank = Bank(root)
     bank.refresh()
     SearchIndex.of(bank)
     RouteIndex.of(bank)
     assert cache.save(bank)
+    return bank
 
 
 def _restored(root: Path) -> Bank:
