@@ -671,4 +671,7 @@ advantage | преимуществ | 优势
 # issue 14 (route-roles): the words naming a Cline-layout file's job (layoutwords.py)
 from .layoutwords import ROWS as _LAYOUT_ROWS  # noqa: E402
 
-ROWS = ROWS.rstrip("\n") + _LAYOUT_ROWS
+# issue 14 (ru-lexicon): the Russian words of developer questions the rows above lacked (russianwords.py)
+from .russianwords import ROWS as _RUSSIAN_ROWS  # noqa: E402
+
+ROWS = ROWS.rstrip("\n") + _LAYOUT_ROWS.rstrip("\n") + _RUSSIAN_ROWS

@@ -1,0 +1,185 @@
+"""Russian words a developer uses when asking about a codebase, that the dictionary lacked or held too
+narrowly (issue 14, ru-lexicon). Read with `dictionary.ROWS`.
+
+Written from our own knowledge of how Russian developers talk — verbs of storing, loading, breaking,
+fixing, waiting; nouns of data, infrastructure and code; common adjectives — and checked word by word
+against `Lexicon.concepts`, never picked from a question set. A row that shares a stem with an
+earlier row joins that row's concept (`Tables.add`): `store, keep | сохран` widens "save" to the
+English words Russian says with the same verb. Stems follow the dictionary's rule: the shortest
+prefix every inflected form shares, several stems where the forms part (`ждат, жду, ждет`).
+"""
+
+from __future__ import annotations
+
+ROWS = """
+store, keep | сохран | -
+preserve, retain, keep | сохран | -
+load, loading | загруж, загруз | -
+export, unload, dump, upload | выгруж, выгруз | -
+upload, push | залив, залит, залей, зальет, заливк | -
+publish, deploy, release | выклад, выложи, выложен | -
+rollout, deploy | раскат | -
+crash, fail | краш, пада, упал, упад | -
+break, broken, breaking | лома, слома, поломк | -
+fix | исправ, чини, почин | -
+call, invoke | вызов, вызыв | -
+wait, await, expect | ждат, жду, ждет, ожида, ожидан, дожида, дожд | -
+add, addition | добав | -
+race | гонк, гонок | -
+lock | блокир, замок, замк | -
+forbid, deny, prohibit | запрет, запрещ | -
+interval | интервал | -
+column | колонк, колонок, столбец, столбц | -
+constant | констант | -
+workaround, hack, bypass | костыл, обходн, обход | -
+cron | крон | -
+cookie | куки, кук | -
+cursor | курсор | -
+catch, intercept | лови, ловл, перехват | -
+node | нод | -
+null, zero | нулев, нуль, ноль, нулл | -
+object | объект | -
+constraint, limit, restriction | ограничени, ограничив | -
+debug | отладк, отлажив | -
+cancel, cancellation, undo | отмен | -
+patch | патч | -
+primary | первичн | -
+write | писат, пишет, пишу, пиши | -
+count, calculate, compute, calculation | счит, подсчит, вычисл, расчет, рассчит | -
+downgrade | понижен, понизи, даунгрейд | -
+attempt, try | попытк, попыток | -
+permission, privilege | права, правам, правами, правах | -
+interrupt, abort | прерв, прерыв | -
+production, prod | продакш, проде | -
+pull | пулл | -
+pool | пул | -
+allow, permit | разреш | -
+register, registration | реестр, регистрир | -
+retry | повтор, ретра, перезапрос | -
+route, routing | маршрут, роут | -
+endpoint | ручк, ручек | -
+property | свойств | -
+attribute | атрибут | -
+offset | смещени | -
+staging | стейдж | -
+string, line, row | строк, строч | -
+stream | поток, стрим | -
+timezone, zone | таймзон, пояс | -
+slow, lag | тормоз | -
+throttling, throttle | троттл, тротл | -
+tag | тег, тэг | -
+unique, uniqueness | уникальн | -
+clean | очист, чист | -
+upgrade | обновл, апгрейд | -
+update | обновл, апдейт | -
+database, base | баз | -
+external, foreign | внешн | -
+disable, shutdown | отключ, выключ | -
+include, enable | включ | -
+websocket | вебсокет | -
+glitch, bug | баг, глюк, глюч | -
+warning | предупрежд, варнинг | -
+exception | исключени, эксепшн, эксепшен | -
+stack trace, traceback | стектрейс, трейсбек | -
+letter, email | письм | -
+mailing, newsletter | рассылк, рассылок | -
+preview, thumbnail | превью, миниатюр | -
+refund, return | возврат | -
+environment, staging | стенд | -
+microservice | микросервис | -
+shard, sharding | шард | -
+replica, replication | реплик | -
+garbage, trash | мусор | -
+deadlock | дедлок, взаимоблокир | -
+timer | таймер | -
+signature | сигнатур | -
+inheritance, inherit | наследов | -
+constructor | конструктор | -
+array | массив | -
+tuple | кортеж | -
+boolean | булев | -
+pointer | указател | -
+iterator | итератор | -
+decorator | декоратор | -
+enum, enumeration | перечислени, енум | -
+script | скрипт | -
+utility | утилит | -
+shell | оболочк, шелл | -
+linking, linker | линковк, линкер | -
+bundle, bundler | бандл | -
+reset | сброс, сбрас | -
+invalidation, invalidate | инвалид | -
+expire, expiry, expiration, stale | истек, истеч, протух | -
+current, actual | актуальн | -
+fresh, recent | свеж | -
+latest, last | последн | -
+previous | предыдущ | -
+manual, manually | вручн, ручн | -
+local | локальн | -
+remote, deleted | удаленн | -
+global | глобальн | -
+internal | внутренн | -
+third-party, external | сторонн | -
+built-in, builtin | встроен | -
+custom | кастомн | -
+default | умолчани, дефолт | -
+lazy | ленив | -
+cold | холодн | -
+hot | горяч | -
+warm, warmup | тепл, прогрев | -
+heavy | тяжел | -
+vulnerability | уязвим | -
+attack | атак | -
+escape, escaping | экраниров | -
+rebase | ребейз | -
+pull request | пулреквест | -
+request | реквест | -
+branching | ветвлени | -
+fork | форк | -
+clone | клон | -
+submodule | сабмодул | -
+runner | раннер | -
+artifact | артефакт | -
+manifest | манифест | -
+chart | чарт | -
+span | спан | -
+oncall, duty | дежурств, дежурн | -
+postmortem | постмортем | -
+fault tolerance, resilience | отказоустойчив | -
+accessibility, availability | доступност | -
+response, latency | отклик | -
+throughput, bandwidth | пропускн | -
+frequency, often | часто | -
+concurrent, simultaneous | одновременн | -
+sequential, sequence | последовательн | -
+recursive, recursion | рекурс | -
+incremental, increment | инкремент | -
+full, complete | полност, полны, полна, полно | -
+partial | частичн | -
+permanent, persistent, constant | постоянн | -
+core, kernel | ядр | -
+engine | движок, движк | -
+chunk | чанк | -
+batch | батч, пачк, пачек | -
+aggregation, aggregate | агрегац, агрегир | -
+procedure | процедур | -
+driver | драйвер | -
+entity | сущност | -
+header, heading | заголов, хедер | -
+body | тело, тела, телу, телом | -
+redirect | редирект, перенаправ | -
+deprecate, deprecated | устаревш, депрекейт | -
+signal | сигнал | -
+mutex, semaphore | мьютекс, семафор | -
+idempotency, idempotent | идемпотентн | -
+deduplication, deduplicate | дедуплик | -
+approve | одобр, аппрув | -
+maintainer | мейнтейнер, сопровожда | -
+stub | заглушк, заглушек | -
+flaky, unstable | флаки, флейки, нестабильн | -
+regression | регресс | -
+snapshot | снапшот, снимок, снимк | -
+reproduce, reproduction | воспроизв | -
+panic | паник | -
+plan, schedule | планир | -
+"""
