@@ -83,7 +83,7 @@ exception | исключени, эксепшн, эксепшен | -
 stack trace, traceback | стектрейс, трейсбек | -
 letter, email | письм | -
 mailing, newsletter | рассылк, рассылок | -
-preview, thumbnail | превью, миниатюр | -
+preview | превью | -
 refund, return | возврат | -
 environment, staging | стенд | -
 microservice | микросервис | -
