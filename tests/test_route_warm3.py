@@ -7,11 +7,11 @@ and must show the change."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from conftest import doc, write_bank
 from test_route_warm2 import FILES as WARM2_FILES
+from test_route_warm2 import _write
 
 from memorybank.bank import Bank
 from memorybank.lang import lexicon_for
@@ -23,14 +23,6 @@ FILES = {**WARM2_FILES,
     "engineering/cube.md": doc("Hypercube layout", "How the shards are arranged."),
     "dna/principles.md": doc("Principles", "Root."),
 }
-
-
-def _write(path: Path, text: str) -> None:
-    """Rewrite a file so that its stamp surely moves (size and mtime both)."""
-    before = path.stat().st_mtime_ns if path.exists() else 0
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    os.utime(path, ns=(before + 10**9, before + 10**9))
 
 
 def _answers(bank: Bank) -> list[dict]:
