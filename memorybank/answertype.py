@@ -17,6 +17,18 @@ document's multiplier to the row's score and quotes that line in `why`. Only con
 literals count (the line scan `bank_search` falls back on for the rest is not repeated here); title
 and `## ` heading lines are metadata and hold no number line; a question of another type costs one
 regex search, and a quantity question one pass over the placed lines of each row with body evidence.
+
+The same holds for other answer types whose answer is a kind of line any bank writes the same way
+(`TYPES`, route-plain4), each an interrogative form of the three languages and a test of the line:
+- *location* ("where does X live", "in which file/folder", "где лежит", "в какой папке", "在哪个文件",
+  "放在哪里"): a line holding a path (`src/chain/evm.rs`, `Sources/App/`, `requirements.txt`) or a
+  tree drawing (`├──`, `└──`, `│`);
+- *status* ("is X done/implemented/supported yet", "which X are supported", "готово ли", "уже",
+  "поддерживается", "完成了吗", "支持哪些"): a line carrying a status mark (✅ ⬜ ❌ 🔄, `[x]`, `[ ]`,
+  struck-through text);
+- *default* ("by default", "по умолчанию", "默认"): a line saying default in any of the languages a
+  bank is written in (`default`, `по умолчанию`, `默认`, `デフォルト`, `既定`).
+A question of several types (how much of it is done yet) is answered by a line of any of them.
 """
 
 from __future__ import annotations
@@ -58,10 +70,104 @@ _LETTER = "A-Za-zА-Яа-яЁё"
 _DIGIT = re.compile(rf"(?<![{_LETTER}\d])(?<![{_LETTER}]-)\d|(?<![{_LETTER}\d])[vV]\d")
 
 
+def _lowered(question: str) -> str:
+    return question.lower().replace("ё", "е")
+
+
 def asks_quantity(question: str) -> bool:
     """Does the question ask for a number (amount, duration, frequency, date, share, version)?"""
-    low = question.lower().replace("ё", "е")
+    low = _lowered(question)
     return any(p.search(low) is not None for p in (_QUANTITY_EN, _QUANTITY_RU, _QUANTITY_ZH))
+
+
+# -- route-plain4: location, status and default (see the module doc) --
+# `where` with a verb of place or a word for code ("where in the source tree does X live", "where will the
+# file go"); a file, folder, directory, module or path asked for by which/what/in which
+_LOCATION_EN = re.compile(
+    r"\bwhere\b[^?.!]*\b(?:lives?|living|located|sits?|kept|keeps?|goes|go|resides?|defined|implemented"
+    r"|placed|put|stored\s+in\s+the\s+(?:code|repo)|files?|folders?|director(?:y|ies)|modules?|code|source)\b"
+    r"|\b(?:which|what|in\s+which|in\s+what)\s+(?:[\w-]+\s+)?(?:files?|folders?|director(?:y|ies)|modules?"
+    r"|paths?|packages?)\b(?!\s+(?:formats?|types?|sizes?))")
+_LOCATION_RU = re.compile(
+    r"(?<![а-я])где\s+(?:[а-я-]+\s+)?(?:лежит|лежат|находит|живет|живут|располож|определ|реализ|описан"
+    r"|должен\s+лежать|должны\s+лежать)"
+    r"|(?<![а-я])в\s+как(?:ом|ой|их|ую)\s+(?:[а-я-]+\s+)?(?:файл|папк|каталог|директори|модул)"
+    r"|(?<![а-я])как(?:ие|ой)\s+файл|(?<![а-я])в\s+какую\s+папку")
+_LOCATION_ZH = re.compile(r"哪个文件|哪些文件|什么文件|哪个目录|什么目录|哪个文件夹|哪个模块|哪个包|什么路径"
+                          r"|放在哪|位于哪|在哪里定义|在哪里实现|在哪个")
+# done / built / supported yet, what works, what is left; planned; fixed: a yes-no question's auxiliary opens it
+# ("is the cache done", not "why are they passed in instead of built inside")
+_STATUS_EN = re.compile(
+    r"\byet\b|^\W*(?:is|are|was|were|has|have|had)\b[^?.!,;]*\b(?:done|finished|complete|completed|implemented"
+    r"|built|fixed|supported|shipped|released|working|started|planned)\b"
+    r"|\bdoes\s+(?:it|the\s+[\w-]+|this)\s+(?:already\s+)?support\b|\b(?:which|what)\b[^?.!]*\b(?:are|is)\s+supported\b"
+    r"|\bwhat\s+works\b|\bwhat(?:'s|\s+is)\s+(?:left|missing|remaining)\b|\bstatus\s+of\b")
+_STATUS_RU = re.compile(
+    r"(?<![а-я])(?:уже|ещ[её]\s+не|готов|сделан|реализован|поддерж|исправлен|починен|планир|запланир"
+    r"|законч|заверш|выполнен|осталось|остались|остался)")
+_STATUS_ZH = re.compile(r"了吗|完成|支持|实现了|修好|修复了|已经|还没|尚未|计划|做好|进度|做完|上线了")
+_DEFAULT_Q = re.compile(r"\bdefaults?\b|\bdefaulted\b|по\s+умолчанию|умолчани|默认|缺省|预设|預設")
+
+# a path: a `/`-joined name ending in a file name or a `/`, or of three parts or more (`a/b/c`), or a file
+# name with an extension (`requirements.txt`, `main.rs`; not `e.g.`, `ipfs.io.`); a tree drawing
+_PATH = re.compile(
+    r"(?<![\w/:.])(?:\.{1,2}/|~/)?[\w.-]*\w/(?:[\w.-]+/)*(?:[\w-]+\.[A-Za-z][A-Za-z0-9]{0,5}\b|(?=[\s`'\")]|$))"
+    r"|(?<![\w/:.])[\w.-]*\w/[\w.-]+/[\w.-]+"
+    r"|(?<![\w/.-])[\w-]{2,}\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w.(/-])"
+    r"|[├└│┌┬┴┼]")
+_STATUS_MARK = re.compile(r"[✅✔☑✓⬜☐❌✗✘🔄⏳🚧🟢🟡🔴]|^\s*(?:[-*+]\s+)?\[[ xX]\]\s|~~\S")
+_DEFAULT_LINE = re.compile(r"default|по\s+умолчанию|умолчани|默认|缺省|デフォルト|既定|預設|预设", re.IGNORECASE)
+
+
+def states_path(line: str) -> bool:
+    """A path or a tree drawing on the line (title and `## ` lines are metadata)."""
+    return not (line.startswith("# ") or line.startswith("## ")) and _PATH.search(line) is not None
+
+
+def states_status(line: str) -> bool:
+    """A status mark on the line: a check mark, a cross, a box, a task list's `[x]` / `[ ]`, struck-through text."""
+    return not (line.startswith("# ") or line.startswith("## ")) and _STATUS_MARK.search(line) is not None
+
+
+def states_default(line: str) -> bool:
+    """The line says default (English, Russian, Chinese, Japanese)."""
+    return not (line.startswith("# ") or line.startswith("## ")) and _DEFAULT_LINE.search(line) is not None
+
+
+def asks_location(question: str) -> bool:
+    """Does the question ask where something lives (a file, a folder, a path)?"""
+    low = _lowered(question)
+    return any(p.search(low) is not None for p in (_LOCATION_EN, _LOCATION_RU, _LOCATION_ZH))
+
+
+def asks_status(question: str) -> bool:
+    """Does the question ask whether something is done, supported, fixed or planned (yet)?"""
+    low = _lowered(question)
+    return any(p.search(low) is not None for p in (_STATUS_EN, _STATUS_RU, _STATUS_ZH))
+
+
+def asks_default(question: str) -> bool:
+    """Does the question ask what happens or is used by default?"""
+    return _DEFAULT_Q.search(_lowered(question)) is not None
+
+
+# answer type -> (does the question ask it, does a line state it)
+TYPES: dict[str, tuple[Callable[[str], bool], Callable[[str], bool]]] = {
+    "quantity": (asks_quantity, lambda line: states_number(line)),
+    "location": (asks_location, states_path),
+    "status": (asks_status, states_status),
+    "default": (asks_default, states_default),
+}
+
+
+def line_test(question: str) -> Callable[[str], bool] | None:
+    """The test of a line answering the question's types (any of them), or None when it asks none."""
+    tests = [states for asks, states in TYPES.values() if asks(question)]
+    if not tests:
+        return None
+    if len(tests) == 1:
+        return tests[0]
+    return lambda line: any(states(line) for states in tests)
 
 
 def states_number(line: str) -> bool:
@@ -72,11 +178,11 @@ def states_number(line: str) -> bool:
     return _DIGIT.search(_LIST_MARKER.sub("", line, count=1)) is not None
 
 
-def number_line(index: SearchIndex, evidence: Evidence, doc: Doc, needles: list
-                ) -> tuple[float, tuple[int, str, str | None]] | None:
-    """The document's best number line: its weight ÷ the most a line could weigh, and the line as
-    `evidence.best_line` gives one (1-based file line, excerpt, `## ` heading above); None when no line
-    holding a number holds a question concept.
+def number_line(index: SearchIndex, evidence: Evidence, doc: Doc, needles: list,
+                states: Callable[[str], bool] | None = None) -> tuple[float, tuple[int, str, str | None]] | None:
+    """The document's best number line (or line `states` accepts): its weight ÷ the most a line could weigh,
+    and the line as `evidence.best_line` gives one (1-based file line, excerpt, `## ` heading above); None
+    when no such line holds a question concept.
 
     `needles`: `evidence.line_needles(index, evidence)`; the lines each concept is placed on are kept
     with the body, shared with `best_line`."""
@@ -93,26 +199,38 @@ def number_line(index: SearchIndex, evidence: Evidence, doc: Doc, needles: list
         for line, tier in lines.items():
             scores[line] = scores.get(line, 0.0) + weight * tier
     text = body.lines
+    test = states_number if states is None else states
     best: tuple[float, int] | None = None
     for line, score in scores.items():
-        if (best is None or score > best[0] or (score == best[0] and line < best[1])) and states_number(text[line]):
+        if (best is None or score > best[0] or (score == best[0] and line < best[1])) and test(text[line]):
             best = (score, line)
     if best is None:
         return None
     at = doc.body_line + best[1]
     excerpt = short_excerpt(_excerpt(text[best[1]], evidence.concepts))
-    return best[0] / (10 * evidence.total), (at, excerpt, section_at(doc, at))
+    return best[0] / (10 * _held(evidence)), (at, excerpt, section_at(doc, at))
+
+
+def _held(evidence: Evidence) -> float:
+    """The most a line of this bank could weigh (÷ 10): Σ idf of the concepts some document holds. A word no
+    page holds is on no line; counting it would shrink every line's weight alike, and most where the question
+    is worded least like the bank (route-plain4)."""
+    held = sum(weight for weight, df in zip(evidence.weights, evidence.dfs) if df)
+    return held if held > 0 else evidence.total
 
 
 Row = tuple[bool, float, str, float, float, float, bool]  # route's scored row (route._fused_order)
 
 
 def with_number_lines(rows: list[Row], limit: int, index: SearchIndex, evidence: Evidence, docs: dict[str, Doc],
-                      factor: Callable[[str], float]) -> tuple[list[Row], dict[str, tuple[int, str, str | None]]]:
-    """Route's rows for a quantity question: a row with body evidence gets `WEIGHT_NUMBER` × its number line's
-    weight × its multiplier added to its score and body part; the lines, by path, for `why`.
+                      factor: Callable[[str], float], states: Callable[[str], bool] | None = None
+                      ) -> tuple[list[Row], dict[str, tuple[int, str, str | None]]]:
+    """Route's rows for a quantity question (or one `line_test` gives `states` for): a row with body evidence
+    gets `WEIGHT_NUMBER` × its number line's weight × its multiplier added to its score and body part; the
+    lines, by path, for `why`.
 
-    A number line weighs at most the document's coverage of the question (`Evidence.coverage`), so rows are
+    A number line weighs at most the document's coverage of the question (`Evidence.coverage`, × Σ idf ÷ the
+    held concepts' Σ idf: `_held`), so rows are
     read best reach first (score + that bound), and only while a row could still reach the `limit`-th
     score. Route passes `limit = len(rows)` (every row weighed): its fused order ranks all the rows, and a
     row left short would move the ranks of the others."""
@@ -120,10 +238,11 @@ def with_number_lines(rows: list[Row], limit: int, index: SearchIndex, evidence:
     lines: dict[str, tuple[int, str, str | None]] = {}
     ids, raw = index.ids, evidence.raw
     reach: list[tuple[float, int]] = []
+    scale = evidence.total / _held(evidence)  # coverage is a share of every concept; a line's weight of the held
     for number, row in enumerate(rows):
         sid = ids.get(row[2])
         if sid is not None and raw.get(sid):
-            reach.append((-row[1] + WEIGHT_NUMBER * evidence.coverage(sid) * factor(row[2]), number))
+            reach.append((-row[1] + WEIGHT_NUMBER * scale * evidence.coverage(sid) * factor(row[2]), number))
     reach.sort(key=lambda item: (-item[0], item[1]))
     scores = {number: -row[1] for number, row in enumerate(rows) if not row[0]}  # `later` rows rank after these
     out = list(rows)
@@ -133,7 +252,7 @@ def with_number_lines(rows: list[Row], limit: int, index: SearchIndex, evidence:
         row = rows[number]
         if needles is None:
             needles = line_needles(index, evidence)
-        found = number_line(index, evidence, docs[row[2]], needles)
+        found = number_line(index, evidence, docs[row[2]], needles, states)
         if found is None or not found[0]:
             continue
         extra = WEIGHT_NUMBER * found[0] * factor(row[2])

@@ -46,7 +46,7 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from operator import itemgetter
 
-from .answertype import asks_quantity, with_number_lines
+from .answertype import line_test, with_number_lines
 from .bank import Bank
 from .derived import DerivedIndex
 from .echo import title_echo
@@ -704,11 +704,12 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
                                          for number, (_, terms) in enumerate(keys))
                 scored.append((later(ident, path), -total, path, value, body, prose(sid) if sid is not None else 0.0,
                                said))
-        # -- issue 14 (route-plain3): answer type (answertype.py) --
+        # -- issue 14 (route-plain3, route-plain4): answer types (answertype.py) --
         numbers: dict[str, tuple[int, str, str | None]] = {}
-        if scored and asks_quantity(question):  # every row weighed (no cut): the fused ranks read all of them
+        states = line_test(question) if scored else None
+        if states is not None:  # every row weighed (no cut): the fused ranks read all of them
             scored, numbers = with_number_lines(scored, len(scored), body_index, evidence, docs,
-                                                lambda path: factor(index.ids[path]))
+                                                lambda path: factor(index.ids[path]), states)
         if len(draws) == 1:
             fused = _ordered(scored, docs)[:asked]
         else:  # each row joins the first draw holding it (a role: every draw), and each draw's order places its share
