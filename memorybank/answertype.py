@@ -95,15 +95,17 @@ _LOCATION_RU = re.compile(
     r"|(?<![а-я])как(?:ие|ой)\s+файл|(?<![а-я])в\s+какую\s+папку")
 _LOCATION_ZH = re.compile(r"哪个文件|哪些文件|什么文件|哪个目录|什么目录|哪个文件夹|哪个模块|哪个包|什么路径"
                           r"|放在哪|位于哪|在哪里定义|在哪里实现|在哪个")
-# done / built / supported yet, what works, what is left; planned; fixed: a yes-no question's auxiliary opens it
+# done / built / supported yet, what works, what is left; planned; fixed; what it can do (the list of what
+# works is the list of what it can do): a yes-no question's auxiliary opens it
 # ("is the cache done", not "why are they passed in instead of built inside")
 _STATUS_EN = re.compile(
     r"\byet\b|^\W*(?:is|are|was|were|has|have|had)\b[^?.!,;]*\b(?:done|finished|complete|completed|implemented"
     r"|built|fixed|supported|shipped|released|working|started|planned)\b"
     r"|\bdoes\s+(?:it|the\s+[\w-]+|this)\s+(?:already\s+)?support\b|\b(?:which|what)\b[^?.!]*\b(?:are|is)\s+supported\b"
-    r"|\bwhat\s+works\b|\bwhat(?:'s|\s+is)\s+(?:left|missing|remaining)\b|\bstatus\s+of\b")
+    r"|\bwhat\s+works\b|\bwhat(?:'s|\s+is)\s+(?:left|missing|remaining)\b|\bstatus\s+of\b"
+    r"|^\W*(?:which|what)\b[^?.!,;]*\bcan\s+(?:already\s+)?be\b|^\W*can\s+(?:it|the\s+[\w-]+|this)\b")
 _STATUS_RU = re.compile(
-    r"(?<![а-я])(?:уже|ещ[её]\s+не|готов|сделан|реализован|поддерж|исправлен|починен|планир|запланир"
+    r"(?<![а-я])(?:уже|ещ[её]\s+не|готов|сделан|реализован|поддерж|исправлен|починен|планир|запланир|умеет|умеют"
     r"|законч|заверш|выполнен|осталось|остались|остался)")
 _STATUS_ZH = re.compile(r"了吗|完成|支持|实现了|修好|修复了|已经|还没|尚未|计划|做好|进度|做完|上线了")
 _DEFAULT_Q = re.compile(r"\bdefaults?\b|\bdefaulted\b|по\s+умолчанию|умолчани|默认|缺省|预设|預設")
