@@ -38,6 +38,7 @@ import re
 from collections.abc import Callable
 
 from .evidence import Evidence, kept_body, line_needles, section_at, short_excerpt
+from .lang import SearchConcept
 from .records import Doc
 from .search import SearchIndex, _excerpt, _placed
 
@@ -102,6 +103,7 @@ _STATUS_EN = re.compile(
     r"\byet\b|^\W*(?:is|are|was|were|has|have|had)\b[^?.!,;]*\b(?:done|finished|complete|completed|implemented"
     r"|built|fixed|supported|shipped|released|working|started|planned)\b"
     r"|\bdoes\s+(?:it|the\s+[\w-]+|this)\s+(?:already\s+)?support\b|\b(?:which|what)\b[^?.!]*\b(?:are|is)\s+supported\b"
+    r"|\b(?:is|are|was|were|been)\s+(?:already\s+|now\s+)?(?:done|finished|completed|implemented|built|fixed)\b"
     r"|\bwhat\s+works\b|\bwhat(?:'s|\s+is)\s+(?:left|missing|remaining)\b|\bstatus\s+of\b"
     r"|^\W*(?:which|what)\b[^?.!,;]*\bcan\s+(?:already\s+)?be\b|^\W*can\s+(?:it|the\s+[\w-]+|this)\b")
 _STATUS_RU = re.compile(
@@ -118,6 +120,9 @@ _PATH = re.compile(
     r"|(?<![\w/.-])[\w-]{2,}\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w.(/-])"
     r"|[├└│┌┬┴┼]")
 _STATUS_MARK = re.compile(r"[✅✔☑✓⬜☐❌✗✘🔄⏳🚧🟢🟡🔴]|^\s*(?:[-*+]\s+)?\[[ xX]\]\s|~~\S")
+_PERCENT = re.compile(r"\d\s*[%％]")
+# the stems and words a share is asked by (`percentag`, `fract`, `proport` are the English stems)
+_SHARE_WORD = re.compile(r"(?:percent|fract|proport|shar$|процент|дол[яию]?$|百分|比例|占比)")
 _DEFAULT_LINE = re.compile(r"default|по\s+умолчанию|умолчани|默认|缺省|デフォルト|既定|預設|预设", re.IGNORECASE)
 
 
@@ -193,11 +198,16 @@ def number_line(index: SearchIndex, evidence: Evidence, doc: Doc, needles: list,
         return None
     scores: dict[int, float] = {}
     placed = body.placed
-    for concept_needles, weight in zip(needles, evidence.weights):
+    percent: dict[int, int] | None = None
+    for concept, concept_needles, weight in zip(evidence.concepts, needles, evidence.weights):
         key = tuple(concept_needles)
         lines = placed.get(key)
         if lines is None:
             lines = placed[key] = _placed(body.low, concept_needles)
+        if names_share(concept):  # a percentage says the word for a share in any language (route-plain4)
+            if percent is None:
+                percent = _percent_lines(body.low)
+            lines = {**percent, **lines} if percent else lines
         for line, tier in lines.items():
             scores[line] = scores.get(line, 0.0) + weight * tier
     text = body.lines
@@ -213,11 +223,29 @@ def number_line(index: SearchIndex, evidence: Evidence, doc: Doc, needles: list,
     return best[0] / (10 * _held(evidence)), (at, excerpt, section_at(doc, at))
 
 
+def names_share(concept: SearchConcept) -> bool:
+    """Is the concept a word for a share (percent, fraction, proportion, процент, доля, 百分比, 比例)?"""
+    return any(_SHARE_WORD.match(form.label) is not None for form in concept.forms)
+
+
+def _percent_lines(low: str) -> dict[int, int]:
+    """The 0-based lines holding a percentage (`60%`, `約 60 ％`), each at the typed form's tier."""
+    found: dict[int, int] = {}
+    line, counted = 0, 0
+    for match in _PERCENT.finditer(low):
+        line += low.count("\n", counted, match.start())
+        counted = match.start()
+        found[line] = 10
+    return found
+
+
 def _held(evidence: Evidence) -> float:
-    """The most a line of this bank could weigh (÷ 10): Σ idf of the concepts some document holds. A word no
+    """The most a line of this bank could weigh (÷ 10): Σ idf of the concepts some document holds (a share
+    concept: a percentage holds it). A word no
     page holds is on no line; counting it would shrink every line's weight alike, and most where the question
     is worded least like the bank (route-plain4)."""
-    held = sum(weight for weight, df in zip(evidence.weights, evidence.dfs) if df)
+    held = sum(weight for concept, weight, df in zip(evidence.concepts, evidence.weights, evidence.dfs)
+               if df or names_share(concept))  # a share concept is on any line with a percentage
     return held if held > 0 else evidence.total
 
 
@@ -240,11 +268,15 @@ def with_number_lines(rows: list[Row], limit: int, index: SearchIndex, evidence:
     lines: dict[str, tuple[int, str, str | None]] = {}
     ids, raw = index.ids, evidence.raw
     reach: list[tuple[float, int]] = []
-    scale = evidence.total / _held(evidence)  # coverage is a share of every concept; a line's weight of the held
+    held = _held(evidence)
+    # a share concept may be placed on a percentage the prose does not spell (`60%` for `процент`): it may
+    # reach a line of any row with a body, beyond the concepts the row's prose holds
+    share = sum(weight for concept, weight in zip(evidence.concepts, evidence.weights) if names_share(concept))
     for number, row in enumerate(rows):
         sid = ids.get(row[2])
-        if sid is not None and raw.get(sid):
-            reach.append((-row[1] + WEIGHT_NUMBER * scale * evidence.coverage(sid) * factor(row[2]), number))
+        if sid is not None and (share or raw.get(sid)):
+            most = evidence.coverage(sid) * evidence.total + share if raw.get(sid) else share
+            reach.append((-row[1] + WEIGHT_NUMBER * min(most, held) / held * factor(row[2]), number))
     reach.sort(key=lambda item: (-item[0], item[1]))
     scores = {number: -row[1] for number, row in enumerate(rows) if not row[0]}  # `later` rows rank after these
     out = list(rows)
