@@ -115,25 +115,32 @@ _DEFAULT_Q = re.compile(r"\bdefaults?\b|\bdefaulted\b|по\s+умолчанию|
 # a path: a `/`-joined name ending in a file name or a `/`, or of three parts or more (`a/b/c`), or a file
 # name with an extension (`requirements.txt`, `main.rs`; not `e.g.`, `ipfs.io.`); a tree drawing
 _PATH = re.compile(
-    r"(?<![\w/:.])(?:\.{1,2}/|~/)?[\w.-]*\w/(?:[\w.-]+/)*(?:[\w-]+\.[A-Za-z][A-Za-z0-9]{0,5}\b|(?=[\s`'\")]|$))"
-    r"|(?<![\w/:.])[\w.-]*\w/[\w.-]+/[\w.-]+"
-    r"|(?<![\w/.-])[\w-]{2,}\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w.(/-])"
-    r"|[├└│┌┬┴┼]")
+    r"(?<![\w/:.-])(?:\.{1,2}/|~/)?[\w.-]+/(?:[\w.-]+/)*(?:[\w-]+\.[A-Za-z][A-Za-z0-9]{0,5}\b|(?=[\s`'\")]|$))"
+    r"|(?<![\w/:.-])[\w.-]+/[\w.-]+/[\w.-]+"
+    r"|(?<![\w/.-])[\w-]{2,}\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w.(/-])")
+_TREE = frozenset("├└│┌┬┴┼")
+_DOT_LETTER = re.compile(r"\w\.[A-Za-z]")  # what a file name needs; most prose has only `. `
 _STATUS_MARK = re.compile(r"[✅✔☑✓⬜☐❌✗✘🔄⏳🚧🟢🟡🔴]|^\s*(?:[-*+]\s+)?\[[ xX]\]\s|~~\S")
 _PERCENT = re.compile(r"\d\s*[%％]")
 # the stems and words a share is asked by (`percentag`, `fract`, `proport` are the English stems)
 _SHARE_WORD = re.compile(r"(?:percent|fract|proport|shar$|процент|дол[яию]?$|百分|比例|占比)")
+_MARK_CHARS = frozenset("✅✔☑✓⬜☐❌✗✘🔄⏳🚧🟢🟡🔴[~")  # a status line holds one of these
 _DEFAULT_LINE = re.compile(r"default|по\s+умолчанию|умолчани|默认|缺省|デフォルト|既定|預設|预设", re.IGNORECASE)
 
 
 def states_path(line: str) -> bool:
     """A path or a tree drawing on the line (title and `## ` lines are metadata)."""
-    return not (line.startswith("# ") or line.startswith("## ")) and _PATH.search(line) is not None
+    if line.startswith("# ") or line.startswith("## "):
+        return False
+    if not _TREE.isdisjoint(line):
+        return True
+    return ("/" in line or _DOT_LETTER.search(line) is not None) and _PATH.search(line) is not None
 
 
 def states_status(line: str) -> bool:
     """A status mark on the line: a check mark, a cross, a box, a task list's `[x]` / `[ ]`, struck-through text."""
-    return not (line.startswith("# ") or line.startswith("## ")) and _STATUS_MARK.search(line) is not None
+    return not (line.startswith("# ") or line.startswith("## ")) and not _MARK_CHARS.isdisjoint(line) \
+        and _STATUS_MARK.search(line) is not None
 
 
 def states_default(line: str) -> bool:
@@ -167,13 +174,20 @@ TYPES: dict[str, tuple[Callable[[str], bool], Callable[[str], bool]]] = {
 }
 
 
-def line_test(question: str) -> Callable[[str], bool] | None:
-    """The test of a line answering the question's types (any of them), or None when it asks none."""
-    tests = [states for asks, states in TYPES.values() if asks(question)]
-    if not tests:
-        return None
-    if len(tests) == 1:
-        return tests[0]
+def answer_types(question: str) -> tuple[str, ...]:
+    """The answer types the question asks (`TYPES`' names, in their order); empty when it asks none."""
+    return tuple(name for name, (asks, _) in TYPES.items() if asks(question))
+
+
+def _by_weight(item: tuple[int, float]) -> tuple[float, int]:
+    return -item[1], item[0]
+
+
+def _line_test(types: tuple[str, ...]) -> Callable[[str], bool]:
+    """The test of a line stating any of the answer types."""
+    if len(types) == 1:
+        return TYPES[types[0]][1]
+    tests = [TYPES[name][1] for name in types]
     return lambda line: any(states(line) for states in tests)
 
 
@@ -186,41 +200,44 @@ def states_number(line: str) -> bool:
 
 
 def number_line(index: SearchIndex, evidence: Evidence, doc: Doc, needles: list,
-                states: Callable[[str], bool] | None = None) -> tuple[float, tuple[int, str, str | None]] | None:
-    """The document's best number line (or line `states` accepts): its weight ÷ the most a line could weigh,
-    and the line as `evidence.best_line` gives one (1-based file line, excerpt, `## ` heading above); None
-    when no such line holds a question concept.
+                types: tuple[str, ...] = ("quantity",), shape: tuple[tuple[bool, ...], float] | None = None
+                ) -> tuple[float, tuple[int, str, str | None]] | None:
+    """The document's best number line (or line of another of the answer `types`): its weight ÷ the most a
+    line could weigh, and the line as `evidence.best_line` gives one (1-based file line, excerpt, `## `
+    heading above); None when no such line holds a question concept.
 
     `needles`: `evidence.line_needles(index, evidence)`; the lines each concept is placed on are kept
-    with the body, shared with `best_line`."""
+    with the body, shared with `best_line`. `shape`: `_shape(evidence)`, when the caller reads several rows."""
     body = kept_body(index, doc)
     if body is None or not body.text or not evidence.concepts:
         return None
+    shares, held = _shape(evidence) if shape is None else shape
     scores: dict[int, float] = {}
     placed = body.placed
     percent: dict[int, int] | None = None
-    for concept, concept_needles, weight in zip(evidence.concepts, needles, evidence.weights):
+    for share, concept_needles, weight in zip(shares, needles, evidence.weights):
         key = tuple(concept_needles)
         lines = placed.get(key)
         if lines is None:
             lines = placed[key] = _placed(body.low, concept_needles)
-        if names_share(concept):  # a percentage says the word for a share in any language (route-plain4)
+        if share:  # a percentage says the word for a share in any language (route-plain4)
             if percent is None:
                 percent = _percent_lines(body.low)
             lines = {**percent, **lines} if percent else lines
         for line, tier in lines.items():
             scores[line] = scores.get(line, 0.0) + weight * tier
     text = body.lines
-    test = states_number if states is None else states
+    test = _line_test(types)
     best: tuple[float, int] | None = None
-    for line, score in scores.items():
-        if (best is None or score > best[0] or (score == best[0] and line < best[1])) and test(text[line]):
+    for line, score in sorted(scores.items(), key=_by_weight):  # heaviest first, first line on ties
+        if test(text[line]):
             best = (score, line)
+            break
     if best is None:
         return None
     at = doc.body_line + best[1]
     excerpt = short_excerpt(_excerpt(text[best[1]], evidence.concepts))
-    return best[0] / (10 * _held(evidence)), (at, excerpt, section_at(doc, at))
+    return best[0] / (10 * held), (at, excerpt, section_at(doc, at))
 
 
 def names_share(concept: SearchConcept) -> bool:
@@ -239,28 +256,28 @@ def _percent_lines(low: str) -> dict[int, int]:
     return found
 
 
-def _held(evidence: Evidence) -> float:
-    """The most a line of this bank could weigh (÷ 10): Σ idf of the concepts some document holds (a share
-    concept: a percentage holds it). A word no
-    page holds is on no line; counting it would shrink every line's weight alike, and most where the question
-    is worded least like the bank (route-plain4)."""
-    held = sum(weight for concept, weight, df in zip(evidence.concepts, evidence.weights, evidence.dfs)
-               if df or names_share(concept))  # a share concept is on any line with a percentage
-    return held if held > 0 else evidence.total
+def _shape(evidence: Evidence) -> tuple[tuple[bool, ...], float]:
+    """Per concept, whether it names a share; and the most a line of this bank could weigh (÷ 10): Σ idf of
+    the concepts some document holds (a share concept: a percentage holds it). A word no page holds is on no
+    line; counting it would shrink every line's weight alike, and most where the question is worded least
+    like the bank (route-plain4)."""
+    shares = tuple(names_share(concept) for concept in evidence.concepts)
+    held = sum(weight for share, weight, df in zip(shares, evidence.weights, evidence.dfs) if df or share)
+    return shares, held if held > 0 else evidence.total
 
 
 Row = tuple[bool, float, str, float, float, float, bool]  # route's scored row (route._fused_order)
 
 
 def with_number_lines(rows: list[Row], limit: int, index: SearchIndex, evidence: Evidence, docs: dict[str, Doc],
-                      factor: Callable[[str], float], states: Callable[[str], bool] | None = None
+                      factor: Callable[[str], float], types: tuple[str, ...] = ("quantity",)
                       ) -> tuple[list[Row], dict[str, tuple[int, str, str | None]]]:
-    """Route's rows for a quantity question (or one `line_test` gives `states` for): a row with body evidence
+    """Route's rows for a quantity question (or of other answer `types`): a row with body evidence
     gets `WEIGHT_NUMBER` × its number line's weight × its multiplier added to its score and body part; the
     lines, by path, for `why`.
 
     A number line weighs at most the document's coverage of the question (`Evidence.coverage`, × Σ idf ÷ the
-    held concepts' Σ idf: `_held`), so rows are
+    held concepts' Σ idf: `_shape`), so rows are
     read best reach first (score + that bound), and only while a row could still reach the `limit`-th
     score. Route passes `limit = len(rows)` (every row weighed): its fused order ranks all the rows, and a
     row left short would move the ranks of the others."""
@@ -268,10 +285,11 @@ def with_number_lines(rows: list[Row], limit: int, index: SearchIndex, evidence:
     lines: dict[str, tuple[int, str, str | None]] = {}
     ids, raw = index.ids, evidence.raw
     reach: list[tuple[float, int]] = []
-    held = _held(evidence)
+    shape = _shape(evidence)
+    held = shape[1]
     # a share concept may be placed on a percentage the prose does not spell (`60%` for `процент`): it may
     # reach a line of any row with a body, beyond the concepts the row's prose holds
-    share = sum(weight for concept, weight in zip(evidence.concepts, evidence.weights) if names_share(concept))
+    share = sum(weight for named, weight in zip(shape[0], evidence.weights) if named)
     for number, row in enumerate(rows):
         sid = ids.get(row[2])
         if sid is not None and (share or raw.get(sid)):
@@ -286,7 +304,7 @@ def with_number_lines(rows: list[Row], limit: int, index: SearchIndex, evidence:
         row = rows[number]
         if needles is None:
             needles = line_needles(index, evidence)
-        found = number_line(index, evidence, docs[row[2]], needles, states)
+        found = number_line(index, evidence, docs[row[2]], needles, types, shape)
         if found is None or not found[0]:
             continue
         extra = WEIGHT_NUMBER * found[0] * factor(row[2])

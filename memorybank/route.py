@@ -46,7 +46,7 @@ from bisect import bisect_left
 from collections.abc import Iterable
 from operator import itemgetter
 
-from .answertype import line_test, with_number_lines
+from .answertype import answer_types, with_number_lines
 from .bank import Bank
 from .derived import DerivedIndex
 from .echo import title_echo
@@ -706,10 +706,10 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
                                said))
         # -- issue 14 (route-plain3, route-plain4): answer types (answertype.py) --
         numbers: dict[str, tuple[int, str, str | None]] = {}
-        states = line_test(question) if scored else None
-        if states is not None:  # every row weighed (no cut): the fused ranks read all of them
+        types = answer_types(question) if scored else ()
+        if types:  # every row weighed (no cut): the fused ranks read all of them
             scored, numbers = with_number_lines(scored, len(scored), body_index, evidence, docs,
-                                                lambda path: factor(index.ids[path]), states)
+                                                lambda path: factor(index.ids[path]), types)
         if len(draws) == 1:
             fused = _ordered(scored, docs)[:asked]
         else:  # each row joins the first draw holding it (a role: every draw), and each draw's order places its share
