@@ -41,8 +41,7 @@ from .bank import Bank
 from .errors import BankError
 from .evidence import Evidence, named
 from .lang import SearchConcept, estimate_tokens
-from .lang.tokens import has_cjk
-from .lang.variants import fold
+from .lang.tokens import fold, has_cjk
 from .plain import plain
 from .query import MAX_QUESTION
 from .search import SearchIndex

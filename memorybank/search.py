@@ -49,8 +49,7 @@ from .lang import Lexicon, SearchConcept, SearchForm
 from .lang.chinese import STOPWORDS as ZH_STOPWORDS
 from .lang.chinese import segment
 from .lang.lexicon import STOPWORDS
-from .lang.tokens import WORD, normalize, split_scripts
-from .lang.variants import fold
+from .lang.tokens import WORD, fold, normalize, split_scripts
 from .limits import TITLE_MAX
 from .plain import plain, shown
 from .query import check_filters, check_query, empty_hint

@@ -18,8 +18,7 @@ from __future__ import annotations
 from .bank import Bank
 from .lang import Lexicon
 from .lang.chinese import segment
-from .lang.tokens import WORD, normalize, split_scripts
-from .lang.variants import fold
+from .lang.tokens import WORD, fold, normalize, split_scripts
 from .routefit import shown_words
 
 HEADING_SHARE = 0.5  # a heading naming the question weighs half a title naming it

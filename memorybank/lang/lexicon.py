@@ -6,7 +6,8 @@ A *term* is the form two words must share to match:
   starts with, else one verbal prefix stripped and retried); a row's stems are synonyms, so
   `задеплоить` and `развертывание` both become `депло`. Unknown words get `russian.cut_ending`.
 - Chinese: forward maximum matching over the dictionary; a dictionary word becomes its row's
-  canonical word (`决策` → `决定`), leftovers become bigrams.
+  canonical word (`决策` → `决定`), leftovers become bigrams. A CJK run is folded first
+  (`tokens.fold`: Japanese and Traditional characters in their Simplified form, `variants.py`).
 
 A `Concept` (§7.5) is one typed word: its own term plus *equivalents*, the terms of the same
 concept in the other two languages. English reaches Chinese and Russian directly; Russian reaches
@@ -29,8 +30,7 @@ from typing import NamedTuple
 from ..frozen import Value, assign
 from . import chinese, english, russian
 from .dictionary import ROWS
-from .tokens import WORD, is_compound, is_cyrillic, normalize, scan, split_compound, split_scripts, version
-from .variants import fold  # issue 14 (kanji-fold): 機構 / 機関 / 机构 compared in one form
+from .tokens import WORD, fold, is_compound, is_cyrillic, normalize, scan, split_compound, split_scripts, version
 from .vocabulary import VocabularyRow
 
 STOPWORDS = english.STOPWORDS | russian.STOPWORDS | chinese.STOPWORDS

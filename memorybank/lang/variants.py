@@ -156,14 +156,14 @@ PAIRS = """
 姉姊 曽曾 僧 层 腕 尭尧 焔焰 頚颈 蝋蜡 鋲 噛啮 鴬莺 麹曲 叱 剥 頬颊 侠侠 嘘 屏 捗 溌泼 痩瘦 繋系
 佈布 迴囘廻回 滙汇 峯峰 羣群 佔占 麪面 剋克 衹只 溼湿 箇个 燬毁 甯宁 蒐搜 覈核 汎泛 燄焰 蝨虱 麤粗 渇渴 戸户 薫薰 畵画
 刪删 昇升 丟丢 牴抵 殭僵 暱昵 鹽塩盐 菸烟 査查 仮假 繰缲 輳辏 涜渎 楕椭
-""".split()
+"""
 
 
-def _build(items: list[str]) -> dict[int, int]:
+def _build(pairs: str) -> dict[int, int]:
     """`PAIRS` as a `str.translate` table. A one-character item (a character already in Simplified form,
     kept in the list beside its group) and a variant equal to its target add nothing."""
     table: dict[int, int] = {}
-    for item in items:
+    for item in pairs.split():
         target = ord(item[-1])
         for variant in item[:-1]:
             if ord(variant) != target:
