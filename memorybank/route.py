@@ -61,7 +61,6 @@ from .routefit import fit_answer, shown_words
 from .scaffold import counts_toward_statistics
 from .scaffold import later as scaffold_later
 from .search import SearchIndex
-from .stoptitles import titled
 from .termmatch import EXACT, MIN_PREFIX_QUERY, PREFIX, TRANSLATION, term_matches
 
 DEFAULT_LIMIT = 5
@@ -754,6 +753,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
 def _named_only(bank: Bank, index: RouteIndex, question: str, limit: int, doc_kind: str | None,
                 layer: str | None, status: str | None) -> dict:
     """Nothing to rank: the documents whose title or heading the question's words, stopwords too, name."""
+    from .stoptitles import titled  # the rare path: a routing process does not import it
+
     assert index.lexicon is not None
     rows = titled(bank, index.lexicon, index.ids, index.fields, question, limit, doc_kind, layer, status,
                   TITLE_MAX, SECTION_MAX)
