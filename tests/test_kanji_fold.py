@@ -72,6 +72,15 @@ def test_a_simplified_question_finds_a_traditional_page_and_the_reverse(bank):
     assert [r["path"] for r in found][:1] == ["docs/deploy.md"], found
 
 
+def test_a_traditional_word_in_the_banks_vocabulary_meets_simplified_text(tmp_path):
+    # dna/vocabulary.md writes 鬱金香; the page says 郁金香: the row's word is folded like every other
+    root = write_bank(tmp_path / "bank", {
+        "dna/vocabulary.md": "# Vocabulary\n\n| term | english |\n|---|---|\n| 鬱金香 | tulip |\n",
+        "docs/garden.md": doc("郁金香种植", "春天开花", body="十月种下。\n"),
+        "docs/deploy.md": doc("部署流程", "发布", body="先测试。\n")})
+    assert _paths(_json(root, "--route", "tulips"))[:1] == ["docs/garden.md"]
+
+
 def test_a_title_made_of_stopwords_is_found_by_asking_for_it(bank):
     for question, path, title in (("who we are", "about/team.md", "Who We Are"),
                                   ("Who are we?", "about/team.md", "Who We Are"),
