@@ -82,35 +82,56 @@ def asks_quantity(question: str) -> bool:
 
 
 # -- route-plain4: location, status and default (see the module doc) --
+class _Lazy:
+    """A pattern compiled on its first use: most questions never need it, and a cold process pays each compile."""
+
+    __slots__ = ("source", "compiled")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.compiled: re.Pattern[str] | None = None
+
+    def __call__(self) -> re.Pattern[str]:
+        if self.compiled is None:
+            self.compiled = re.compile(self.source)
+        return self.compiled
+
+
+_CYRILLIC = re.compile("[а-я]")
+_CJK = re.compile("[\u3400-\u9fff]")
+# a word every English form of the type holds (a necessary condition, checked before the pattern)
+_LOCATION_GATES = ("where", "file", "folder", "director", "module", "path", "package")
+_STATUS_GATES = ("yet", "done", "finish", "complete", "implement", "built", "fixed", "support", "shipped", "released",
+                 "working", "started", "planned", "works", "left", "missing", "remaining", "status", "can")
 # `where` with a verb of place or a word for code ("where in the source tree does X live", "where will the
 # file go"); a file, folder, directory, module or path asked for by which/what/in which
-_LOCATION_EN = re.compile(
+_LOCATION_EN = _Lazy(
     r"\bwhere\b[^?.!]*\b(?:lives?|living|located|sits?|kept|keeps?|goes|go|resides?|defined|implemented"
     r"|placed|put|stored\s+in\s+the\s+(?:code|repo)|files?|folders?|director(?:y|ies)|modules?|code|source)\b"
     r"|\b(?:which|what|in\s+which|in\s+what)\s+(?:[\w-]+\s+)?(?:files?|folders?|director(?:y|ies)|modules?"
     r"|paths?|packages?)\b(?!\s+(?:formats?|types?|sizes?))")
-_LOCATION_RU = re.compile(
+_LOCATION_RU = _Lazy(
     r"(?<![а-я])где\s+(?:[а-я-]+\s+)?(?:лежит|лежат|находит|живет|живут|располож|определ|реализ|описан"
     r"|должен\s+лежать|должны\s+лежать)"
     r"|(?<![а-я])в\s+как(?:ом|ой|их|ую)\s+(?:[а-я-]+\s+)?(?:файл|папк|каталог|директори|модул)"
     r"|(?<![а-я])как(?:ие|ой)\s+файл|(?<![а-я])в\s+какую\s+папку")
-_LOCATION_ZH = re.compile(r"哪个文件|哪些文件|什么文件|哪个目录|什么目录|哪个文件夹|哪个模块|哪个包|什么路径"
+_LOCATION_ZH = _Lazy(r"哪个文件|哪些文件|什么文件|哪个目录|什么目录|哪个文件夹|哪个模块|哪个包|什么路径"
                           r"|放在哪|位于哪|在哪里定义|在哪里实现|在哪个")
 # done / built / supported yet, what works, what is left; planned; fixed; what it can do (the list of what
 # works is the list of what it can do): a yes-no question's auxiliary opens it
 # ("is the cache done", not "why are they passed in instead of built inside")
-_STATUS_EN = re.compile(
+_STATUS_EN = _Lazy(
     r"\byet\b|^\W*(?:is|are|was|were|has|have|had)\b[^?.!,;]*\b(?:done|finished|complete|completed|implemented"
     r"|built|fixed|supported|shipped|released|working|started|planned)\b"
     r"|\bdoes\s+(?:it|the\s+[\w-]+|this)\s+(?:already\s+)?support\b|\b(?:which|what)\b[^?.!]*\b(?:are|is)\s+supported\b"
     r"|\b(?:is|are|was|were|been)\s+(?:already\s+|now\s+)?(?:done|finished|completed|implemented|built|fixed)\b"
     r"|\bwhat\s+works\b|\bwhat(?:'s|\s+is)\s+(?:left|missing|remaining)\b|\bstatus\s+of\b"
     r"|^\W*(?:which|what)\b[^?.!,;]*\bcan\s+(?:already\s+)?be\b|^\W*can\s+(?:it|the\s+[\w-]+|this)\b")
-_STATUS_RU = re.compile(
+_STATUS_RU = _Lazy(
     r"(?<![а-я])(?:уже|ещ[её]\s+не|готов|сделан|реализован|поддерж|исправлен|починен|планир|запланир|умеет|умеют"
     r"|законч|заверш|выполнен|осталось|остались|остался)")
-_STATUS_ZH = re.compile(r"了吗|完成|支持|实现了|修好|修复了|已经|还没|尚未|计划|做好|进度|做完|上线了")
-_DEFAULT_Q = re.compile(r"\bdefaults?\b|\bdefaulted\b|по\s+умолчанию|умолчани|默认|缺省|预设|預設")
+_STATUS_ZH = _Lazy(r"了吗|完成|支持|实现了|修好|修复了|已经|还没|尚未|计划|做好|进度|做完|上线了")
+_DEFAULT_Q = _Lazy(r"\bdefaults?\b|\bdefaulted\b|по\s+умолчанию|умолчани|默认|缺省|预设|預設")
 
 # a path: a `/`-joined name ending in a file name or a `/`, or of three parts or more (`a/b/c`), or a file
 # name with an extension (`requirements.txt`, `main.rs`; not `e.g.`, `ipfs.io.`); a tree drawing
@@ -148,21 +169,30 @@ def states_default(line: str) -> bool:
     return not (line.startswith("# ") or line.startswith("## ")) and _DEFAULT_LINE.search(line) is not None
 
 
+def _asks(low: str, gates: tuple[str, ...], english: _Lazy, russian: _Lazy | None, chinese: _Lazy | None) -> bool:
+    """Search the patterns a question could meet: English only when it holds a word every English form needs
+    (`gates`), Russian only with Cyrillic, Chinese only with CJK characters (a cold process compiles none of
+    them for a question that cannot match)."""
+    if any(gate in low for gate in gates) and english().search(low) is not None:
+        return True
+    if russian is not None and _CYRILLIC.search(low) is not None and russian().search(low) is not None:
+        return True
+    return chinese is not None and _CJK.search(low) is not None and chinese().search(low) is not None
+
+
 def asks_location(question: str) -> bool:
     """Does the question ask where something lives (a file, a folder, a path)?"""
-    low = _lowered(question)
-    return any(p.search(low) is not None for p in (_LOCATION_EN, _LOCATION_RU, _LOCATION_ZH))
+    return _asks(_lowered(question), _LOCATION_GATES, _LOCATION_EN, _LOCATION_RU, _LOCATION_ZH)
 
 
 def asks_status(question: str) -> bool:
     """Does the question ask whether something is done, supported, fixed or planned (yet)?"""
-    low = _lowered(question)
-    return any(p.search(low) is not None for p in (_STATUS_EN, _STATUS_RU, _STATUS_ZH))
+    return _asks(_lowered(question), _STATUS_GATES, _STATUS_EN, _STATUS_RU, _STATUS_ZH)
 
 
 def asks_default(question: str) -> bool:
     """Does the question ask what happens or is used by default?"""
-    return _DEFAULT_Q.search(_lowered(question)) is not None
+    return _asks(_lowered(question), ("default", "умолчан", "默认", "缺省", "预设", "預設"), _DEFAULT_Q, None, None)
 
 
 # answer type -> (does the question ask it, does a line state it)
