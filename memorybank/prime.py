@@ -5,7 +5,7 @@ confidence bar; `text` is what a harness injects before the agent starts (format
 `--adoption`, which parses it). Nothing clears the bar → `{"documents": [], "text": ""}`: small talk
 and generic coding requests must cost the agent nothing.
 
-The bar, per document, is evidence from the prompt's *distinctive* words, not a tuned score:
+The bar, per document, is evidence from the prompt's *topical* words, not a tuned score:
 - the prompt's content concepts (stopwords dropped, one per idea across languages) are weighted by
   their idf in this bank.
 - words of the request rather than its subject are left out (`GENERIC`: bump, fix, typo, run, test,
@@ -17,10 +17,15 @@ The bar, per document, is evidence from the prompt's *distinctive* words, not a 
   mostly about things the bank never mentions is not about the bank. An everyday word no page holds
   (`already`, `almost`) is ordinary phrasing, not a missing topic: it is not counted.
 - the document must hold, in its prose or its metadata (title, purpose, canonical keys, headings),
-  at least a third of the idf weight of the known topical words (`MIN_COVERAGE`), and at least one
-  of them must be distinctive: absent from some document (a word every document holds cannot say
-  which one to read). Everyday and clock words alone are no topic ("what time is it?"): some other
-  topical word of the prompt must occur in the bank.
+  at least a third of the idf weight of the known topical words (`MIN_COVERAGE`), one of them itself
+  a topic: everyday and clock words alone are no topic ("what time is it?"). A word every document
+  holds still counts ("which chains might be added later?" in a bank about chains is about the
+  bank): the ranking, not the bar, says which document to read.
+- when part of the prompt is unanswered — a topical word no page holds ("quicksort", "GIL", "nginx")
+  — the rest must be the document's subject, not a word it uses in passing: named in its metadata
+  or said at least `SUBJECT_TIMES` times in its body. "what is the time complexity of quicksort?"
+  finds "complexity" once in a changelog line; "who are the target users?" in a bank that never
+  writes "target" still finds its Target Users heading.
 - the first three of route's answer (five results) that clear it are injected: the bar decides
   whether to speak, the ranking what to point at (a cut at half the best score dropped the answer
   ranked second or third about as often as it dropped noise).
@@ -35,6 +40,7 @@ rules delivery withholds as stale (drifted or missing anchors), in ≤ 120 token
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 
 from .bank import Bank
@@ -50,6 +56,7 @@ MAX_DOCUMENTS = 3
 TOKENS_MAX = 200  # of the whole injection: fewer documents rather than a longer text
 MIN_COVERAGE = 1 / 3
 KNOWN_SHARE = 3  # at least one in three of the prompt's topical words must occur somewhere in the bank
+SUBJECT_TIMES = 2  # a word said this often in a document's body is part of its subject, not a passing mention
 WHY_MAX = 70  # characters of a document's `why` in the injection
 HEADER = "memorybank: likely relevant — read with bank_read(path, section):"
 NOTHING: dict = {"documents": [], "text": ""}
@@ -221,11 +228,9 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
     terms = set(title | purpose | index.keys[sid])
     if doc.sections:
         terms |= index.lexicon.search_terms(" ".join(s.title for s in doc.sections))
-    counted = index.population()[0]  # issue 18: documents counted toward body statistics (scaffold.py)
-    ceiling = index.idf(counted - 1) if counted > 1 else 0.0  # held by fewer than all documents
     topical = known = 0
     known_weight = found = 0.0
-    distinctive = anchored = False
+    anchored = subject = False
     for concept, weight, values, df in zip(evidence.concepts, evidence.weights, evidence.per_concept, evidence.dfs):
         if _generic(index, concept) or (pointed and _code(index, concept)) \
                 or (chat and has_cjk(concept.text) and concept.text not in chat):
@@ -236,17 +241,39 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
         topical += 1
         known += 1
         known_weight += weight
-        # everyday, clock and pastime words alone are no topic ("what time is it?"), nor, in a request, words
-        # of code and of the session's work ("rerun the build"): the bank must hold another word
-        anchored = anchored or not (_everyday(index, concept)
-                                    or (not asking and (_code(index, concept) or _within(index, concept, SESSION))))
-        if sid in values or named(concept, terms):
+        said = named(concept, terms)
+        if sid in values or said:
             found += weight
-            distinctive = distinctive or weight >= ceiling
+            # everyday, clock and pastime words alone are no topic ("what time is it?"), nor, in a request, words
+            # of code and of the session's work ("rerun the build"): the document must hold another word
+            if not (_everyday(index, concept)
+                    or (not asking and (_code(index, concept) or _within(index, concept, SESSION)))):
+                anchored = True
+                subject = subject or said or _repeated(index, sid, concept)
     if not known or known * KNOWN_SHARE < topical:
         return False, 0.0
     share = found / known_weight
-    return distinctive and anchored and share >= MIN_COVERAGE, share
+    # prime-bar3: with part of the prompt unanswered (a topical word no page holds: "quicksort", "GIL"), the rest
+    # must be this document's subject, not a word it uses in passing ("sort" once in a changelog line)
+    return anchored and share >= MIN_COVERAGE and (subject or known == topical), share
+
+
+def _repeated(index: SearchIndex, sid: int, concept: SearchConcept) -> bool:
+    """Does the document's body say the concept at least `SUBJECT_TIMES` times, in any of its forms?"""
+    for form in concept.forms:
+        least = None
+        for term in form.terms:
+            entry = index.postings.get(term)
+            if entry is None:
+                least = 0
+                break
+            ids, tfs = entry
+            at = bisect_left(ids, sid)
+            tf = tfs[at] if at < len(ids) and ids[at] == sid else 0
+            least = tf if least is None else min(least, tf)
+        if least is not None and least >= SUBJECT_TIMES:
+            return True
+    return False
 
 
 def _generic(index: SearchIndex, concept: SearchConcept) -> bool:
