@@ -241,15 +241,15 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
         topical += 1
         known += 1
         known_weight += weight
+        # everyday, clock and pastime words alone are no topic ("what time is it?"), nor, in a request, words
+        # of code and of the session's work ("rerun the build"): the bank must hold another word
+        topic = not (_everyday(index, concept)
+                     or (not asking and (_code(index, concept) or _within(index, concept, SESSION))))
+        anchored = anchored or topic
         said = named(concept, terms)
         if sid in values or said:
             found += weight
-            # everyday, clock and pastime words alone are no topic ("what time is it?"), nor, in a request, words
-            # of code and of the session's work ("rerun the build"): the document must hold another word
-            if not (_everyday(index, concept)
-                    or (not asking and (_code(index, concept) or _within(index, concept, SESSION)))):
-                anchored = True
-                subject = subject or said or _repeated(index, sid, concept)
+            subject = subject or (topic and (said or _repeated(index, sid, concept)))
     if not known or known * KNOWN_SHARE < topical:
         return False, 0.0
     share = found / known_weight
