@@ -23,9 +23,9 @@ The bar, per document, is evidence from the prompt's *topical* words, not a tune
   bank): the ranking, not the bar, says which document to read.
 - when part of the prompt is unanswered — a topical word no page holds ("quicksort", "GIL", "nginx")
   — the rest must be the document's subject, not a word it uses in passing: named in its metadata
-  or said at least `SUBJECT_TIMES` times in its body. "what is the time complexity of quicksort?"
-  finds "complexity" once in a changelog line; "who are the target users?" in a bank that never
-  writes "target" still finds its Target Users heading.
+  or said at least `SUBJECT_TIMES` times in its body. "what does a reverse proxy in nginx do?" finds
+  "proxy" once on a deploy page and gets nothing; "Кто целевые пользователи?" over an English bank
+  (no dictionary word for целевые) still finds the page whose heading says Target Users.
 - the first three of route's answer (five results) that clear it are injected: the bar decides
   whether to speak, the ranking what to point at (a cut at half the best score dropped the answer
   ranked second or third about as often as it dropped noise).
