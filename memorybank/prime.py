@@ -21,11 +21,6 @@ The bar, per document, is evidence from the prompt's *topical* words, not a tune
   a topic: everyday and clock words alone are no topic ("what time is it?"). A word every document
   holds still counts ("which chains might be added later?" in a bank about chains is about the
   bank): the ranking, not the bar, says which document to read.
-- when part of the prompt is unanswered — a topical word no page holds ("quicksort", "GIL", "nginx")
-  — the rest must be the document's subject, not a word it uses in passing: named in its metadata
-  or said at least `SUBJECT_TIMES` times in its body. "what does a reverse proxy in nginx do?" finds
-  "proxy" once on a deploy page and gets nothing; "Кто целевые пользователи?" over an English bank
-  (no dictionary word for целевые) still finds the page whose heading says Target Users.
 - the first three of route's answer (five results) that clear it are injected: the bar decides
   whether to speak, the ranking what to point at (a cut at half the best score dropped the answer
   ranked second or third about as often as it dropped noise).
@@ -40,7 +35,6 @@ rules delivery withholds as stale (drifted or missing anchors), in ≤ 120 token
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections import Counter
 
 from .bank import Bank
@@ -56,7 +50,6 @@ MAX_DOCUMENTS = 3
 TOKENS_MAX = 200  # of the whole injection: fewer documents rather than a longer text
 MIN_COVERAGE = 1 / 3
 KNOWN_SHARE = 3  # at least one in three of the prompt's topical words must occur somewhere in the bank
-SUBJECT_TIMES = 2  # a word said this often in a document's body is part of its subject, not a passing mention
 WHY_MAX = 70  # characters of a document's `why` in the injection
 HEADER = "memorybank: likely relevant — read with bank_read(path, section):"
 NOTHING: dict = {"documents": [], "text": ""}
@@ -230,7 +223,7 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
         terms |= index.lexicon.search_terms(" ".join(s.title for s in doc.sections))
     topical = known = 0
     known_weight = found = 0.0
-    anchored = subject = False
+    anchored = False
     for concept, weight, values, df in zip(evidence.concepts, evidence.weights, evidence.per_concept, evidence.dfs):
         if _generic(index, concept) or (pointed and _code(index, concept)) \
                 or (chat and has_cjk(concept.text) and concept.text not in chat):
@@ -243,37 +236,14 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
         known_weight += weight
         # everyday, clock and pastime words alone are no topic ("what time is it?"), nor, in a request, words
         # of code and of the session's work ("rerun the build"): the bank must hold another word
-        topic = not (_everyday(index, concept)
-                     or (not asking and (_code(index, concept) or _within(index, concept, SESSION))))
-        anchored = anchored or topic
-        said = named(concept, terms)
-        if sid in values or said:
+        anchored = anchored or not (_everyday(index, concept)
+                                    or (not asking and (_code(index, concept) or _within(index, concept, SESSION))))
+        if sid in values or named(concept, terms):
             found += weight
-            subject = subject or (topic and (said or _repeated(index, sid, concept)))
     if not known or known * KNOWN_SHARE < topical:
         return False, 0.0
     share = found / known_weight
-    # prime-bar3: with part of the prompt unanswered (a topical word no page holds: "quicksort", "GIL"), the rest
-    # must be this document's subject, not a word it uses in passing ("sort" once in a changelog line)
-    return anchored and share >= MIN_COVERAGE and (subject or known == topical), share
-
-
-def _repeated(index: SearchIndex, sid: int, concept: SearchConcept) -> bool:
-    """Does the document's body say the concept at least `SUBJECT_TIMES` times, in any of its forms?"""
-    for form in concept.forms:
-        least = None
-        for term in form.terms:
-            entry = index.postings.get(term)
-            if entry is None:
-                least = 0
-                break
-            ids, tfs = entry
-            at = bisect_left(ids, sid)
-            tf = tfs[at] if at < len(ids) and ids[at] == sid else 0
-            least = tf if least is None else min(least, tf)
-        if least is not None and least >= SUBJECT_TIMES:
-            return True
-    return False
+    return anchored and share >= MIN_COVERAGE, share
 
 
 def _generic(index: SearchIndex, concept: SearchConcept) -> bool:

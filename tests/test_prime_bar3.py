@@ -1,11 +1,9 @@
-"""Prime's bar (issue 14.3), short questions and textbook questions: a short on-topic question whose one
-topic word every page of the bank holds is primed, and a general programming question that shares one
-word with a page, said there in passing, gets nothing. Driven through the real `mcp-memorybank-hook
-prime` fed UserPromptSubmit payloads and the real `--prime --json`.
+"""Prime's bar (issue 14.3), short questions: a short on-topic question whose one topic word every page of
+the bank holds is primed. Driven through the real `mcp-memorybank-hook prime` fed UserPromptSubmit
+payloads and the real `--prime --json`.
 
 Before this change the bar asked for a word some document lacks, so a bank about kites could not answer
-"which kites might come later?"; and it took any one held word as the topic, so a page mentioning a proxy
-once answered "what does a reverse proxy in nginx do?".
+"which kites might come later?".
 """
 
 from __future__ import annotations
@@ -41,16 +39,6 @@ def test_hook_primes_a_short_question_whose_topic_word_every_page_holds(project)
 def test_cli_primes_a_short_question_about_the_banks_own_vocabulary(project):
     documents = prime_json(project, "which kites might come later?", real=True)["documents"]
     assert documents and documents[0]["path"] == "product/roadmap.md", documents
-
-
-def test_hook_says_nothing_to_a_textbook_question_sharing_one_passing_word(project):
-    # `proxy` is said once, in passing, on the deploy page; `nginx` no page holds
-    assert hook_prime(project, "what does a reverse proxy in nginx do?", real=True) == ""
-
-
-def test_cli_prime_json_is_empty_for_a_general_programming_question(project):
-    assert prime_json(project, "what does a reverse proxy in nginx do?", real=True) == {"documents": [], "text": ""}
-    assert prime_json(project, "what is the time complexity of a proxy cache in the worst case?")["documents"] == []
 
 
 def test_an_unknown_word_beside_the_documents_own_subject_still_points(project):
