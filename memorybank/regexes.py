@@ -1,10 +1,12 @@
 """Compiled regular expressions kept between processes, as `__pycache__` keeps compiled modules (prime-lean).
 
 Compiling the time-word patterns (`timewords`) cost every cold route and prime process ~40 ms of CPU, more
-than routing the question. What `re` builds from a pattern is a program (a list of integers) that
-`_sre.compile` turns into the `Pattern`; the program of a pattern and flags is a function of the Python build
-alone. `compile_all` reads the programs saved in the parse cache folder (`cache.cache_dir`, one file per
-Python build) and compiles only the patterns missing there, then saves their programs.
+than routing the question, and the modules a cold process imports compile ~60 more at import (~15 ms).
+What `re` builds from a pattern is a program (a list of integers) that `_sre.compile` turns into the
+`Pattern`; the program of a pattern and flags is a function of the Python build alone. `compiled` (a
+module's patterns) and `compile_all` (the time words) take the programs saved in the parse cache folder
+(`cache.cache_dir`, one file per Python build) and compile only the patterns missing there; `flush` (at
+the end of a CLI call or a hook, and by `compile_all`) saves what this process compiled.
 
 A program is saved only when the pattern it makes equals `re.compile`'s (`Pattern.__eq__` compares
 programs), so a loaded pattern is the one `re` would have built. Anything unusable — caching off
@@ -24,7 +26,8 @@ FORMAT = 1
 MAGIC = b"MBREGEX\n"
 SUFFIX = ".mbre"
 MAX_PATTERNS = 512  # programs in one file: patterns of older code are dropped past it
-_LOADED: dict[tuple[str, int], tuple] = {}  # (pattern, flags) → program, from the file (filled once)
+_LOADED: dict[tuple[str | bytes, int], tuple] = {}  # (pattern, flags) → program, from the file (filled once)
+_PENDING: dict[tuple[str | bytes, int], tuple] = {}  # compiled in this process, not saved yet (`flush`)
 _STATE = {"read": False}
 
 
@@ -44,7 +47,7 @@ def _path() -> str | None:
     return os.path.join(os.path.realpath(cache_dir()), f"regex-{sys.implementation.cache_tag}-{tag:08x}{SUFFIX}")
 
 
-def _read() -> dict[tuple[str, int], tuple]:
+def _read() -> dict[tuple[str | bytes, int], tuple]:
     if _STATE["read"]:
         return _LOADED
     _STATE["read"] = True
@@ -68,7 +71,7 @@ def _read() -> dict[tuple[str, int], tuple]:
     return _LOADED
 
 
-def _program(pattern: str, flags: int) -> tuple:
+def _program(pattern: str | bytes, flags: int) -> tuple:
     """What `re.compile(pattern, flags)` hands to `_sre.compile` (re._compiler.compile, step by step)."""
     from re import _compiler, _parser
 
@@ -82,42 +85,45 @@ def _program(pattern: str, flags: int) -> tuple:
             tuple(indexgroup))
 
 
-def _made(pattern: str, program: tuple) -> re.Pattern:
+def _made(pattern: str | bytes, program: tuple) -> re.Pattern:
     import _sre
 
-    return _sre.compile(pattern, *program)
+    return _sre.compile(pattern, *program)  # validates the program (a RuntimeError for one it cannot run)
+
+
+def compiled(pattern: str | bytes, flags: int = 0) -> re.Pattern:
+    """`re.compile(pattern, flags)`, from the saved program when there is one; a pattern compiled here is
+    saved by the next `flush` (a module's patterns are compiled at its import, one at a time)."""
+    flags = int(flags)
+    program = _read().get((pattern, flags))
+    if program is not None:
+        try:
+            return _made(pattern, program)
+        except Exception:  # noqa: BLE001 - a program this build refuses: compiled as always
+            pass
+    found = re.compile(pattern, flags)
+    try:
+        program = _program(pattern, flags)
+        if _made(pattern, program) == found:
+            _PENDING[(pattern, flags)] = program
+    except Exception:  # noqa: BLE001 - another re: nothing saved, nothing lost
+        pass
+    return found
 
 
 def compile_all(specs: list[tuple[str, int]]) -> list[re.Pattern]:
-    """`re.compile(pattern, flags)` for each spec, from the saved programs where they are; those compiled
-    here are saved for the next process."""
-    saved = _read()
-    out: list[re.Pattern] = []
-    missed: dict[tuple[str, int], tuple] = {}
-    for pattern, flags in specs:
-        flags = int(flags)
-        program = saved.get((pattern, flags))
-        found = None
-        if program is not None:
-            try:
-                found = _made(pattern, program)
-            except Exception:  # noqa: BLE001 - a program this build refuses: compiled as always
-                found = None
-        if found is None:
-            found = re.compile(pattern, flags)
-            try:
-                program = _program(pattern, flags)
-                if _made(pattern, program) == found:
-                    missed[(pattern, flags)] = program
-            except Exception:  # noqa: BLE001 - another re: nothing saved, nothing lost
-                pass
-        out.append(found)
-    if missed:
-        _write(missed)
+    """`compiled` for each spec; what was compiled here is saved at once."""
+    out = [compiled(pattern, flags) for pattern, flags in specs]
+    flush()
     return out
 
 
-def _write(programs: dict[tuple[str, int], tuple]) -> None:
+def flush() -> None:
+    """Save the programs of the patterns this process compiled (nothing to do when none was)."""
+    if not _PENDING:
+        return
+    programs = dict(_PENDING)
+    _PENDING.clear()
     path = _path()
     if path is None:
         return

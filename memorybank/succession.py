@@ -15,15 +15,15 @@ chain, newest first — and the superseded one says `superseded by ADR-007`.
 from __future__ import annotations
 
 import posixpath
-import re
 
 from .bank import Bank
 from .records import Doc
+from .regexes import compiled
 
 MAX_CHAIN = 10
 MAX_REFS = 20  # references read from one document's supersedes list
 CACHE_KEY = "succession"
-_ID = re.compile(r"^([A-Za-z]+-\d+[A-Za-z0-9]*)")
+_ID = compiled(r"^([A-Za-z]+-\d+[A-Za-z0-9]*)")
 
 
 def label(path: str) -> str:

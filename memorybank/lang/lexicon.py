@@ -22,11 +22,11 @@ import functools
 import hashlib
 import marshal
 import os
-import re
 from collections import Counter
 from typing import NamedTuple
 
 from ..frozen import Value, assign
+from ..regexes import compiled
 from . import chinese, english, russian
 from .dictionary import ROWS
 from .tokens import WORD, is_compound, is_cyrillic, normalize, scan, split_compound, split_scripts, version
@@ -42,7 +42,7 @@ _WORD_ASCII = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 _ASCII_SEPARATORS = str.maketrans({chr(i): " " for i in range(128) if chr(i) not in _WORD_ASCII})
 # a text holding a version number keeps its dots, so `0.1.0` stays one token (`tokens.version`)
 _ASCII_SEPARATORS_DOTTED = str.maketrans({chr(i): " " for i in range(128) if chr(i) not in _WORD_ASCII | {"."}})
-_DOTTED = re.compile(r"\d\.\d")
+_DOTTED = compiled(r"\d\.\d")
 
 
 class Concept(Value):
