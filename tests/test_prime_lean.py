@@ -146,3 +146,49 @@ def test_a_lexicon_over_the_saved_sections_answers_as_one_over_built_tables():
         for term, _, _ in built.route_terms(text):
             assert lazy.needles(term) == built.needles(term) and lazy.everyday(term) == built.everyday(term)
     assert (lazy.zh_words, lazy.zh_max, lazy._ru_lengths) == (built.zh_words, built.zh_max, built._ru_lengths)
+
+
+# -- a why-question's superseded decisions, from the parse cache ----------------------------------------
+
+DECISIONS = {
+    "README.md": "# Bank\n\nStart here.\n",
+    "adr/ADR-001-server-sessions.md": doc("ADR-001: Server-side sessions", "Why login uses server-side sessions.",
+                                          doc_kind="adr", decision_status="superseded", superseded_by="ADR-004",
+                                          body="Login sessions live in the database.\n"),
+    "adr/ADR-004-clerk.md": doc("ADR-004: Login with Clerk", "Why login moved to Clerk.", doc_kind="adr",
+                                decision_status="accepted", supersedes="ADR-001",
+                                body="Login moved to Clerk to drop our session store.\n"),
+    **{f"domain/area-{n}.md": doc(f"Area {n}", f"What area {n} holds.", body=f"Area {n} keeps its own notes.\n")
+       for n in range(12)},
+}
+WHY = "why do server-side sessions hold the login?"
+
+def _why(root: Path, cache_dir: Path, **env: str) -> tuple[str, int]:
+    """`--route WHY --json` in a fresh process, and how many documents it left undecoded."""
+    script = ("import sys\nfrom memorybank import bank, cli\nfrom memorybank.cache import _blob_of\n"
+              "try:\n    cli.main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+              "[held] = bank._BANKS.values()\n"
+              "print(sum(_blob_of(d) is not None for d in held.docs.values()), file=sys.stderr)\n")
+    proc = subprocess.run([sys.executable, "-c", script, "--root", str(root), "--route", WHY, "--json"],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "MEMORYBANK_CACHE_DIR": str(cache_dir), **env})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout, int(proc.stderr.strip().splitlines()[-1])
+
+
+def test_a_why_question_takes_the_superseded_links_saved_with_the_cache(tmp_path):
+    root = write_bank(tmp_path / "memory_bank", DECISIONS)
+    off, _ = _why(root, tmp_path / "c", MEMORYBANK_CACHE="off")
+    assert "supersedes ADR-001" in off  # the chain is in the answer
+    first, _ = _why(root, tmp_path / "c")  # writes the cache, links included
+    second, undecoded = _why(root, tmp_path / "c")
+    assert first == second == off
+    assert undecoded > len(DECISIONS) // 2  # the links came from the cache: most documents stay undecoded
+    # an edit to any document: the links are read from the documents again (ADR-004 no longer supersedes)
+    (root / "adr/ADR-004-clerk.md").write_text(DECISIONS["adr/ADR-004-clerk.md"].replace(
+        "supersedes: ADR-001\n", ""), encoding="utf-8")
+    (root / "adr/ADR-001-server-sessions.md").write_text(DECISIONS["adr/ADR-001-server-sessions.md"].replace(
+        "superseded_by: ADR-004\n", ""), encoding="utf-8")
+    edited, _ = _why(root, tmp_path / "c")
+    assert edited == _why(root, tmp_path / "c", MEMORYBANK_CACHE="off")[0] != off
+    assert "supersedes" not in edited
