@@ -321,8 +321,11 @@ def since_base(top: Path, ref: str, dates_too: bool = False) -> tuple[str | None
 
 
 def ignored(cwd: str | os.PathLike[str], paths: list[str]) -> set[str]:
-    """Which of `paths` (relative to `cwd`) git ignores; empty outside git or when git fails."""
-    if not paths or not may_be_in_git(cwd) or not git_available():
+    """Which of `paths` (relative to `cwd`) git ignores; empty outside git or when git fails.
+
+    No `git_available` first (prime-lean): a missing git fails the spawn below, with the same empty answer,
+    and every cold refresh asks this, so it would import shutil (with bz2, lzma) in each for nothing."""
+    if not paths or not may_be_in_git(cwd):
         return set()
     data = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
     try:

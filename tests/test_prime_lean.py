@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import cli_path, doc, write_bank
+from conftest import cli_path, doc, git_repo, write_bank
 
 from memorybank import regexes, timewords
 from memorybank.lang import lexicon
@@ -192,3 +192,18 @@ def test_a_why_question_takes_the_superseded_links_saved_with_the_cache(tmp_path
     edited, _ = _why(root, tmp_path / "c")
     assert edited == _why(root, tmp_path / "c", MEMORYBANK_CACHE="off")[0] != off
     assert "supersedes" not in edited
+
+
+def test_a_cold_prime_in_a_git_project_imports_no_shutil(tmp_path):
+    """Each cold refresh asks git which new folders it ignores; a missing git is the failed spawn's empty
+    answer, so looking git up on PATH first (shutil, with bz2 and lzma) is not needed."""
+    project = git_repo(tmp_path / "project")
+    root = write_bank(project / "memory_bank", BANK)
+    prompt = "why do exports go through a queue?"  # no time words: no git log for document times
+    subprocess.run([cli_path(), "--root", str(root), "--prime", prompt], capture_output=True, timeout=60, check=True)
+    proc = subprocess.run([sys.executable, "-X", "importtime", cli_path(), "--root", str(root), "--prime", prompt],
+                          capture_output=True, text=True, timeout=60)
+    modules = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+    assert proc.returncode == 0 and "domain/export.md" in proc.stdout, proc.stderr[-2000:]
+    assert "subprocess" in modules  # git was asked
+    assert not modules & {"shutil", "bz2", "lzma"}
