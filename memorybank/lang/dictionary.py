@@ -674,4 +674,7 @@ from .layoutwords import ROWS as _LAYOUT_ROWS  # noqa: E402
 # issue 14 (ru-lexicon): the Russian words of developer questions the rows above lacked (russianwords.py)
 from .russianwords import ROWS as _RUSSIAN_ROWS  # noqa: E402
 
-ROWS = ROWS.rstrip("\n") + _LAYOUT_ROWS.rstrip("\n") + _RUSSIAN_ROWS
+# issue 14 (lexicon-syn): synonyms of engineering and product words, en | ru | zh (thesaurus.py)
+from .thesaurus import ROWS as _THESAURUS_ROWS  # noqa: E402
+
+ROWS = ROWS.rstrip("\n") + _LAYOUT_ROWS.rstrip("\n") + _RUSSIAN_ROWS.rstrip("\n") + _THESAURUS_ROWS
