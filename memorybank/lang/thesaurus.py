@@ -34,7 +34,7 @@ bundle, bundler | бандл | 打包
 script | скрипт | 脚本
 environment, env | окружени | 环境
 assertion, assert | ассерт | 断言
-stub, fake | заглушк | 存根
+stub | заглушк | 存根
 flaky | флаки | 偶发, 不稳定
 regression | регресс | 回归
 database, db, datastore | бд | 数据库
