@@ -34,6 +34,7 @@ A question of several types (how much of it is done yet) is answered by a line o
 from __future__ import annotations
 
 import heapq
+import re
 from collections.abc import Callable
 
 from .evidence import Evidence, kept_body, line_needles, section_at, short_excerpt
@@ -93,12 +94,12 @@ class _Lazy:
 
     def __call__(self) -> re.Pattern[str]:
         if self.compiled is None:
-            self.compiled = re.compile(self.source)
+            self.compiled = compiled(self.source)
         return self.compiled
 
 
-_CYRILLIC = re.compile("[а-я]")
-_CJK = re.compile("[\u3400-\u9fff]")
+_CYRILLIC = compiled("[а-я]")
+_CJK = compiled("[\u3400-\u9fff]")
 # a word every English form of the type holds (a necessary condition, checked before the pattern)
 _LOCATION_GATES = ("where", "file", "folder", "director", "module", "path", "package")
 _STATUS_GATES = ("yet", "done", "finish", "complete", "implement", "built", "fixed", "support", "shipped", "released",
@@ -135,18 +136,18 @@ _DEFAULT_Q = _Lazy(r"\bdefaults?\b|\bdefaulted\b|по\s+умолчанию|ум�
 
 # a path: a `/`-joined name ending in a file name or a `/`, or of three parts or more (`a/b/c`), or a file
 # name with an extension (`requirements.txt`, `main.rs`; not `e.g.`, `ipfs.io.`); a tree drawing
-_PATH = re.compile(
+_PATH = compiled(
     r"(?<![\w/:.-])(?:\.{1,2}/|~/)?[\w.-]+/(?:[\w.-]+/)*(?:[\w-]+\.[A-Za-z][A-Za-z0-9]{0,5}\b|(?=[\s`'\")]|$))"
     r"|(?<![\w/:.-])[\w.-]+/[\w.-]+/[\w.-]+"
     r"|(?<![\w/.-])[\w-]{2,}\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w.(/-])")
 _TREE = frozenset("├└│┌┬┴┼")
-_DOT_LETTER = re.compile(r"\w\.[A-Za-z]")  # what a file name needs; most prose has only `. `
-_STATUS_MARK = re.compile(r"[✅✔☑✓⬜☐❌✗✘🔄⏳🚧🟢🟡🔴]|^\s*(?:[-*+]\s+)?\[[ xX]\]\s|~~\S")
-_PERCENT = re.compile(r"\d\s*[%％]")
+_DOT_LETTER = compiled(r"\w\.[A-Za-z]")  # what a file name needs; most prose has only `. `
+_STATUS_MARK = compiled(r"[✅✔☑✓⬜☐❌✗✘🔄⏳🚧🟢🟡🔴]|^\s*(?:[-*+]\s+)?\[[ xX]\]\s|~~\S")
+_PERCENT = compiled(r"\d\s*[%％]")
 # the stems and words a share is asked by (`percentag`, `fract`, `proport` are the English stems)
-_SHARE_WORD = re.compile(r"(?:percent|fract|proport|shar$|процент|дол[яию]?$|百分|比例|占比)")
+_SHARE_WORD = compiled(r"(?:percent|fract|proport|shar$|процент|дол[яию]?$|百分|比例|占比)")
 _MARK_CHARS = frozenset("✅✔☑✓⬜☐❌✗✘🔄⏳🚧🟢🟡🔴[~")  # a status line holds one of these
-_DEFAULT_LINE = re.compile(r"default|по\s+умолчанию|умолчани|默认|缺省|デフォルト|既定|預設|预设", re.IGNORECASE)
+_DEFAULT_LINE = compiled(r"default|по\s+умолчанию|умолчани|默认|缺省|デフォルト|既定|預設|预设", re.IGNORECASE)
 
 
 def states_path(line: str) -> bool:
