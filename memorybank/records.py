@@ -7,6 +7,8 @@ from typing import Any, NamedTuple
 
 from .frozen import Frozen, Value, assign
 
+TEMPLATE_FOLDER = "flows/templates/"  # the bank's own templates (SPEC §10: the create writer reads them first)
+
 # Edges, sections, links and rule references are named tuples, not dataclasses: a bank holds tens of
 # thousands of them, and a tuple is built in C (`tuple.__new__`), so the parse cache restores them
 # about 5× faster than a frozen dataclass's `__init__` (issue 15: ready, cold build).
@@ -178,7 +180,12 @@ class Doc(Frozen):
 
     @property
     def is_template(self) -> bool:
-        return self.doc_function == "template"
+        """Declared `doc_function: template`, or any page but the index in the bank's template folder
+        (§10: the create writer reads the bank's templates from there): banks write a template as the
+        page to be created, frontmatter and all, so such a page is never routed as knowledge."""
+        if self.doc_function == "template":
+            return True
+        return self.path.startswith(TEMPLATE_FOLDER) and not self.is_index
 
     @property
     def is_index(self) -> bool:

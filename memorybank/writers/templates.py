@@ -21,11 +21,12 @@ from ..assets import asset_dir
 from ..bank import Bank
 from ..headings import normalize_heading, scan_headings
 from ..parse import load_yaml, parse_document
+from ..records import TEMPLATE_FOLDER
 
 TEMPLATE_KEYS = ("template_for", "template_target_path")
 _FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _DATE = re.compile(r"<?YYYY-MM-DD>?")
-BANK_TEMPLATES = "flows/templates/"
+BANK_TEMPLATES = TEMPLATE_FOLDER
 
 
 @dataclass(frozen=True)
