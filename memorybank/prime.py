@@ -41,7 +41,7 @@ from .bank import Bank
 from .errors import BankError
 from .evidence import Evidence, named
 from .lang import SearchConcept, estimate_tokens
-from .lang.tokens import has_cjk
+from .lang.tokens import fold, has_cjk
 from .plain import plain
 from .query import MAX_QUESTION
 from .search import SearchIndex
@@ -394,10 +394,11 @@ def prime(bank: Bank, prompt: str) -> dict:
     results = answer["results"]
     if not results or evidence is None or index is None or not evidence.concepts:
         return dict(NOTHING)
-    chat = _chatless(text)
+    folded = fold(text)  # issue 14 (kanji-fold): the CJK word lists are Simplified; 再來一次 is 再来一次
+    chat = _chatless(folded)
     assert index.lexicon is not None
-    pointed = points_at_code(text, index.lexicon)
-    asking = asks(text)
+    pointed = points_at_code(folded, index.lexicon)
+    asking = asks(folded)
     documents = []
     for result in results:
         sid = index.ids.get(result["path"])

@@ -523,8 +523,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     index = RouteIndex.of(bank)
     assert index.lexicon is not None
     concepts = index.lexicon.concepts(question)
-    if not concepts:
-        return {"results": [], **empty_hint(HINT, "search", doc_kind, layer, status)}, None, None
+    if not concepts:  # issue 14 (kanji-fold): a title of stopwords is still asked for by name (stoptitles.py)
+        return _named_only(bank, index, question, asked, doc_kind, layer, status), None, None
     intent = why_intent(question)
     undamped = index.factors(intent)
     factors = undamped if about_bank(question) or layer == SELF_LAYER else index.factors(intent, False)
@@ -743,8 +743,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
             break
         draws = DRAWS[:len(draws) + 1]
         limit = draws[-1]
-    if not fused:
-        return {"results": [], **empty_hint(HINT, "search", doc_kind, layer, status)}, None, None
+    if not fused:  # issue 14 (kanji-fold): nothing matched a concept; the title lookup may still name one
+        return _named_only(bank, index, question, asked, doc_kind, layer, status), None, None
     results = []
     needles = None  # placed once for every row that quotes a body line
     for _, neg, path, value, body, _, _ in fused:
@@ -757,6 +757,17 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
         results.append(with_role(_result(doc, fields[index.ids[path]], -neg, matched, line if body else None),
                                  roles, WHY_MAX))  # issue 14 (route-roles): `layout: <role>` in `why`
     return {"results": results}, evidence, body_index
+
+
+def _named_only(bank: Bank, index: RouteIndex, question: str, limit: int, doc_kind: str | None,
+                layer: str | None, status: str | None) -> dict:
+    """Nothing to rank: the documents whose title or heading the question's words, stopwords too, name."""
+    from .stoptitles import titled  # the rare path: a routing process does not import it
+
+    assert index.lexicon is not None
+    rows = titled(bank, index.lexicon, index.ids, index.fields, question, limit, doc_kind, layer, status,
+                  TITLE_MAX, SECTION_MAX)
+    return {"results": rows} if rows else {"results": [], **empty_hint(HINT, "search", doc_kind, layer, status)}
 
 
 def _ordered(scored: list[tuple[bool, float, str, float, float, float, bool]], docs: dict[str, Doc],

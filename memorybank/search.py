@@ -49,7 +49,7 @@ from .lang import Lexicon, SearchConcept, SearchForm
 from .lang.chinese import STOPWORDS as ZH_STOPWORDS
 from .lang.chinese import segment
 from .lang.lexicon import STOPWORDS
-from .lang.tokens import WORD, normalize, split_scripts
+from .lang.tokens import WORD, fold, normalize, split_scripts
 from .limits import TITLE_MAX
 from .plain import plain, shown
 from .query import check_filters, check_query, empty_hint
@@ -544,7 +544,7 @@ def _concept_scores(index: SearchIndex, concept: SearchConcept) -> tuple[dict[in
 
 def _phrases(lexicon: Lexicon, query: str) -> list[str]:
     """Runs of ≥ 2 consecutive non-stopword words of the query, lowercased, as typed (for the phrase bonus)."""
-    text = normalize(query).lower()
+    text = fold(normalize(query).lower())  # kanji-fold: matched against `_Body.low`, folded too
     runs: list[str] = []
     start = end = -1
     count = 0
@@ -744,7 +744,7 @@ class _Body:
     @property
     def low(self) -> str:
         if self._low is None:
-            low = self.text.lower()
+            low = fold(self.text.lower())  # kanji-fold: one form for 機構 / 机构; same length, same lines
             self._low = low.replace("ё", "е") if "ё" in low else low
         return self._low
 
@@ -829,7 +829,7 @@ def _excerpt(line: str, content: list[SearchConcept]) -> str:
     text = plain(line).strip()
     if len(text) <= EXCERPT_MAX:
         return text
-    low = text.lower()
+    low = fold(text.lower())  # kanji-fold: labels are folded
     positions = [low.find(form.label) for c in content for form in c.forms if form.label and form.label in low]
     first = min(positions) if positions else 0
     start = max(0, first - 60)

@@ -6,7 +6,8 @@ A *term* is the form two words must share to match:
   starts with, else one verbal prefix stripped and retried); a row's stems are synonyms, so
   `задеплоить` and `развертывание` both become `депло`. Unknown words get `russian.cut_ending`.
 - Chinese: forward maximum matching over the dictionary; a dictionary word becomes its row's
-  canonical word (`决策` → `决定`), leftovers become bigrams.
+  canonical word (`决策` → `决定`), leftovers become bigrams. A CJK run is folded first
+  (`tokens.fold`: Japanese and Traditional characters in their Simplified form, `variants.py`).
 
 A `Concept` (§7.5) is one typed word: its own term plus *equivalents*, the terms of the same
 concept in the other two languages. English reaches Chinese and Russian directly; Russian reaches
@@ -29,7 +30,7 @@ from typing import NamedTuple
 from ..frozen import Value, assign
 from . import chinese, english, russian
 from .dictionary import ROWS
-from .tokens import WORD, is_compound, is_cyrillic, normalize, scan, split_compound, split_scripts, version
+from .tokens import WORD, fold, is_compound, is_cyrillic, normalize, scan, split_compound, split_scripts, version
 from .vocabulary import VocabularyRow
 
 STOPWORDS = english.STOPWORDS | russian.STOPWORDS | chinese.STOPWORDS
@@ -111,7 +112,7 @@ def builtin_rows() -> tuple[Row, ...]:
         cells = line.split("|")
         if len(cells) != 3:
             raise ValueError(f"dictionary row needs three cells: {line!r}")
-        rows.append((_split(cells[0]), _split(cells[1]), _split(cells[2])))
+        rows.append((_split(cells[0]), _split(cells[1]), _split(fold(cells[2]))))  # kanji-fold
     return tuple(rows)
 
 
@@ -296,7 +297,8 @@ class Lexicon:
             tables = _Tables(*map(dict, tables[:7]), {})
             for language, term, en_items in vocabulary:
                 every, single = _english_terms(en_items)
-                tables.add(every, single, (term,) if language == "ru" else (), () if language == "ru" else (term,))
+                russian = language == "ru"
+                tables.add(every, single, (term,) if russian else (), () if russian else (fold(term),))
             tables = tables.grouped()
         self._setup(tables, builtin=not vocabulary)
 
@@ -405,13 +407,18 @@ class Lexicon:
         if cached is not None:
             return cached
         out = []
-        for piece, is_word in chinese.segment(run, self.zh_words, self.zh_max):
+        # kanji-fold: the folded run is segmented; each surface is the run's own characters at the same
+        # offsets (the fold keeps lengths), so `why` quotes the bank's spelling
+        at = 0
+        for piece, is_word in chinese.segment(fold(run), self.zh_words, self.zh_max):
+            own, at = run[at:at + len(piece)], at + len(piece)
             if is_word:
                 if piece in chinese.STOPWORDS:
                     continue
-                out.append((self.zh_canon.get(piece, piece), piece, "zh"))
+                out.append((self.zh_canon.get(piece, piece), own, "zh"))
             else:
-                out.extend((gram, gram, "cjk") for gram in chinese.bigrams(piece))
+                out.extend((gram, surface, "cjk")
+                           for gram, surface in zip(chinese.bigrams(piece), chinese.bigrams(own)))
         result = tuple(out)
         self._route_cjk[run] = result
         return result
@@ -519,7 +526,7 @@ class Lexicon:
             [piece for match in WORD.findall(token) for piece in split_scripts(match)]
         for cjk, piece in pieces:
             if cjk:
-                grams = chinese.bigrams(piece)
+                grams = chinese.bigrams(fold(piece))  # kanji-fold
                 terms.extend(grams)
                 count += len(grams)
                 continue
@@ -608,7 +615,7 @@ class Lexicon:
                 stop = low in STOPWORDS or (len(low) == 1 and not low.isdigit())
                 emit(SearchConcept(piece, tuple(_unique_forms(forms)), (), stop))
                 continue
-            for word, is_word in self._search_cjk_units(piece):
+            for word, is_word in self._search_cjk_units(fold(piece)):  # kanji-fold
                 forms = self._zh_forms((word,), 10)
                 stop = word in chinese.STOPWORDS
                 if is_word and not stop:

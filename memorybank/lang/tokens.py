@@ -35,6 +35,18 @@ def normalize(text: str) -> str:
     return text if text.isascii() else unicodedata.normalize("NFKC", text)
 
 
+def fold(text: str) -> str:
+    """CJK text with Japanese and Traditional characters in their Simplified form (`variants.fold`), same length.
+
+    issue 14 (kanji-fold): the table's module is imported on the first text holding a character at or
+    above U+3400, so a process that never meets one (English, Russian) never loads it."""
+    if text.isascii() or max(text) < "\u3400":  # `isascii` is O(1) on a str; `max` one C pass
+        return text
+    from .variants import fold as fold_cjk
+
+    return fold_cjk(text)
+
+
 def is_cjk(ch: str) -> bool:
     return bisect_right(_BOUNDS, ord(ch)) & 1 == 1
 
