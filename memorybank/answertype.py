@@ -22,11 +22,11 @@ regex search, and a quantity question one pass over the placed lines of each row
 from __future__ import annotations
 
 import heapq
-import re
 from collections.abc import Callable
 
 from .evidence import Evidence, kept_body, line_needles, section_at, short_excerpt
 from .records import Doc
+from .regexes import compiled
 from .search import SearchIndex, _excerpt, _placed
 
 # = route.WEIGHT_BODY: the line stating a number beside all of the question's words is worth what prose saying all
@@ -37,25 +37,25 @@ WEIGHT_NUMBER = 5.0
 # A leading when/когда whose clause a comma closes before more words is a condition ("When the build fails,
 # what happens…", "when you get a chance, fix…"): the question, if any, is the clause after it (`_CONDITION`).
 _CONDITION = r"(?![^,;]*[,;]\s*\w)"
-_QUANTITY_EN = re.compile(
+_QUANTITY_EN = compiled(
     r"\bhow\s+(?:much|many|long|often|big|large|fast|soon|old|far)\b"
     r"|^\W*when\b" + _CONDITION + r"|\bwhen\s+(?:is|are|was|were|will|would|does|do|did|should|can|could)\b"
     r"|\b(?:what|which)\s+(?:percent(?:age)?|share|fraction|proportion|version|date|year|size|number)\b"
     r"|\bat\s+what\s+(?:time|rate|size|point)\b|\bby\s+when\b")
 # `когда` only opens a question: inside one it is a conjunction ("что происходит, когда…"); hyphenated
 # (когда-нибудь, сколько-то) they are indefinite pronouns
-_QUANTITY_RU = re.compile(
+_QUANTITY_RU = compiled(
     r"(?<![а-яa-z0-9_])(?:сколько(?!-)|как\s+(?:часто|долго|скоро|быстро|много)"
     r"|как(?:ой|ая|ую|ого)\s+(?:процент|доля|долю|част|объем|размер|срок|верси)"
     r"|в\s+какой\s+(?:верси|срок|момент)|к\s+какому\s+сроку)|^\W*когда(?![а-я-])" + _CONDITION)
-_QUANTITY_ZH = re.compile(r"多少|多久|多长|多大|多快|多高|几(?![乎何])|百分之|什么时候|何时"
-                          r"|哪个版本|什么版本|哪一版|哪一年|哪天")
+_QUANTITY_ZH = compiled(r"多少|多久|多长|多大|多快|多高|几(?![乎何])|百分之|什么时候|何时"
+                        r"|哪个版本|什么版本|哪一版|哪一年|哪天")
 # an ordered list item's number, or a deeper heading's outline number (`### 4. Retries`, `### 2.1 Cache`)
-_LIST_MARKER = re.compile(r"^\s*(?:[-*+]\s+)?\d+[.)]\s|^#{3,6}\s+(?:\d+(?:\.\d+)+\.?|\d+[.)])\s")
+_LIST_MARKER = compiled(r"^\s*(?:[-*+]\s+)?\d+[.)]\s|^#{3,6}\s+(?:\d+(?:\.\d+)+\.?|\d+[.)])\s")
 # A number stands on its own: a digit run not inside a Latin or Cyrillic word (e2ee, sha256) nor an identifier's
 # (ADR-003, FT-001, UTF-8); `v2` is a version. CJK script writes numbers against its characters (占用64MB).
 _LETTER = "A-Za-zА-Яа-яЁё"
-_DIGIT = re.compile(rf"(?<![{_LETTER}\d])(?<![{_LETTER}]-)\d|(?<![{_LETTER}\d])[vV]\d")
+_DIGIT = compiled(rf"(?<![{_LETTER}\d])(?<![{_LETTER}]-)\d|(?<![{_LETTER}\d])[vV]\d")
 
 
 def asks_quantity(question: str) -> bool:

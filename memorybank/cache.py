@@ -411,7 +411,7 @@ KINDS = {"route.index": (_route_state, _restore_route), "search.index": (_search
 # Other per-bank state saved beside the indexes (issue 19: doctime's git dates, keyed by HEAD). Each holds
 # an object in `bank.cache` with `cache_state()` (None: nothing new) and `fresh`; the owner reads it back
 # from `bank.snapshot["indexes"][key]` as `(mark, state)` and checks its own validity.
-EXTRAS = ("doc.times",)
+EXTRAS = ("doc.times", "succession")  # prime-lean: succession's links (`succession.Successors`)
 
 
 def vocabulary_mark(bank: Bank) -> str:

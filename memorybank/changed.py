@@ -17,7 +17,6 @@ Choices the SPEC leaves open:
 from __future__ import annotations
 
 import datetime as _dt
-import re
 from pathlib import Path
 
 from .bank import SKIP_NAMES, Bank
@@ -34,8 +33,9 @@ from .gitutil import (
     untracked,
 )
 from .project import bank_top
+from .regexes import compiled
 
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}(?:[T ].+)?$")
+_DATE = compiled(r"^\d{4}-\d{2}-\d{2}(?:[T ].+)?$")
 _KINDS = {"A": "added", "M": "modified", "T": "modified", "U": "modified", "D": "deleted", "R": "renamed",
           "C": "added"}
 

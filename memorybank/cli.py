@@ -242,6 +242,9 @@ def _call(action: Action, root: str, values: dict[str, Any], as_json: bool, one_
     if action.takes != "root":
         from .cache import save
         save(subject)
+    from .regexes import flush
+
+    flush()  # prime-lean: the patterns this call compiled are taken ready-made by the next process
     return code
 
 

@@ -7,15 +7,16 @@ from collections.abc import Collection, Mapping
 
 from .frozen import Value, assign
 from .paths import DEFAULT_LAYER_WEIGHTS, DEFAULT_LAYERS, LAYERS, resolve_from
+from .regexes import compiled
 
 ENUM_FIELDS = ("doc_kind", "doc_function", "status", "delivery_status", "decision_status")
 _TYPE_WORDS = frozenset({"enum", "string", "array", "object", "md", "yaml", "true", "false"})
-_TICKED = re.compile(r"`([^`]*)`")
-_IDENT = re.compile(r"^[a-z][a-z0-9_-]*$")
-_SEPARATOR = re.compile(r"^\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
-_REQUIRES = re.compile(r"must\s+define\s+`?derived_from`?", re.IGNORECASE)
-_CYCLES = re.compile(r"(?:cyclic\s+dependencies|cycles)\s+are\s+forbidden", re.IGNORECASE)
-_ROOT = re.compile(
+_TICKED = compiled(r"`([^`]*)`")
+_IDENT = compiled(r"^[a-z][a-z0-9_-]*$")
+_SEPARATOR = compiled(r"^\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
+_REQUIRES = compiled(r"must\s+define\s+`?derived_from`?", re.IGNORECASE)
+_CYCLES = compiled(r"(?:cyclic\s+dependencies|cycles)\s+are\s+forbidden", re.IGNORECASE)
+_ROOT = compiled(
     r"root\s+document\s+is\s+(?:\[`?([^`\]\s]+\.md)`?\]\([^)]*\)|`([^`\s]+\.md)`|\[([^\]\s]+\.md)\]|([\w./-]+\.md))",
     re.IGNORECASE)
 

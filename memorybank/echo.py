@@ -10,11 +10,11 @@ case folded, a cap's trailing `…` removed), it occurs in the flattened opening
 
 from __future__ import annotations
 
-import re
+from .regexes import compiled
 
 ECHO_SCAN = 16_000  # characters of body searched: adopt takes the first paragraph, near the top
-LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-EMPHASIS = re.compile(r"(\*\*|__|\*|`)")
+LINK = compiled(r"!?\[([^\]]*)\]\([^)]*\)")
+EMPHASIS = compiled(r"(\*\*|__|\*|`)")
 
 
 def _unmarked(text: str) -> str:
@@ -74,8 +74,8 @@ def echoes(purpose: str | None, body: str) -> bool:
     return wanted in " ".join(opening.split())
 
 
-LINK_ASCII = re.compile(LINK.pattern.encode("ascii"))
-_PAIR_ASCII = re.compile(b"__")  # non-overlapping, left to right: what `replace(b"__", b"")` removes
+LINK_ASCII = compiled(LINK.pattern.encode("ascii"))
+_PAIR_ASCII = compiled(b"__")  # non-overlapping, left to right: what `replace(b"__", b"")` removes
 
 
 def _unmarked_ascii(text: bytes) -> bytes:

@@ -9,7 +9,6 @@ import alone costs ~66 ms on the CLI path (notes/python-stack.md §3).
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import BankError
+from .regexes import compiled
 
 if TYPE_CHECKING:
     pass
@@ -26,7 +26,7 @@ _CHUNK = 1 << 16
 # A ref that walks back from a base: HEAD~20, main^^, v1~3^2. `base` is what must exist.
 # A first-parent walk (`~N`, `^`, `^1`): it may run out of history. `^2`, `^3` name another parent,
 # and a parent that does not exist is a bad ref, not a walk past the first commit.
-_WALK = re.compile(r"^(?P<base>[^~^:\s]+)(?P<walk>(?:~\d*|\^1?(?!\d))+)$")
+_WALK = compiled(r"^(?P<base>[^~^:\s]+)(?P<walk>(?:~\d*|\^1?(?!\d))+)$")
 
 
 class GitFailure(Exception):
@@ -321,8 +321,11 @@ def since_base(top: Path, ref: str, dates_too: bool = False) -> tuple[str | None
 
 
 def ignored(cwd: str | os.PathLike[str], paths: list[str]) -> set[str]:
-    """Which of `paths` (relative to `cwd`) git ignores; empty outside git or when git fails."""
-    if not paths or not may_be_in_git(cwd) or not git_available():
+    """Which of `paths` (relative to `cwd`) git ignores; empty outside git or when git fails.
+
+    No `git_available` first (prime-lean): a missing git fails the spawn below, with the same empty answer,
+    and every cold refresh asks this, so it would import shutil (with bz2, lzma) in each for nothing."""
+    if not paths or not may_be_in_git(cwd):
         return set()
     data = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
     try:

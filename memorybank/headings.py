@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Sequence
 
 from .errors import BankError
 from .records import Section
+from .regexes import compiled
 
-_MARK = re.compile(
+_MARK = compiled(
     r" {0,3}(?:(?P<fence>`{3,}|~{3,})(?P<info>.*)|(?P<hashes>#{1,6})(?:[ \t]+(?P<title>.*?))?(?:[ \t]+#+)?[ \t]*)$")
-_NOT_WORD = re.compile(r"[\W_]+")
+_NOT_WORD = compiled(r"[\W_]+")
 # The only lines that can open a heading or a fence: up to three spaces, then `#`, a backtick or `~`.
 # (After a line break: a literal first character lets the regex engine skip ahead to each one.)
-_CANDIDATE = re.compile(r"\n( {0,3}[#`~][^\n]*)")
-_FIRST = re.compile(r"( {0,3}[#`~][^\n]*)")
+_CANDIDATE = compiled(r"\n( {0,3}[#`~][^\n]*)")
+_FIRST = compiled(r"( {0,3}[#`~][^\n]*)")
 
 
 def scan_text(text: str, first_line: int = 1) -> tuple[list[tuple[int, str, int]], list[tuple[int, int]]]:

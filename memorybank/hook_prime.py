@@ -64,6 +64,7 @@ def respond(command: str, event: dict, explicit_root: str | None) -> str:
     from .bank import bank_for
     from .cache import save
     from .prime import overview, prime
+    from .regexes import flush
 
     bank = bank_for(folder)
     if command == "prime":
@@ -72,6 +73,7 @@ def respond(command: str, event: dict, explicit_root: str | None) -> str:
     else:
         text = overview(bank)
     save(bank)
+    flush()  # the patterns this prompt compiled are taken ready-made by the next one
     return text
 
 

@@ -15,6 +15,7 @@ from .headings import scan_lines
 from .limits import ALIAS_EXPANSION_LIMIT, BODY_INDEX_MAX, FRONTMATTER_MAX, LINKS_MAX
 from .paths import DEFAULT_LAYERS, layer_for, resolve_from
 from .records import Doc, Edge, Link, RuleRef, front_row, heads_row, key_lines_row
+from .regexes import compiled
 
 
 @functools.cache
@@ -113,7 +114,7 @@ def _check_aliases(root: Any) -> None:
         stack.extend((item, False) for item in items if isinstance(item, (dict, list)) and id(item) not in size)
 
 
-_KEY_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+_KEY_NAME = compiled(r"[A-Za-z_][A-Za-z0-9_-]*")
 _KEY_NAMES: dict[str, bool] = {}  # banks repeat a few dozen keys: each is matched once per process
 
 
@@ -127,9 +128,9 @@ def _plain_key(name: str) -> bool:
     return found
 _FAST_NULL = frozenset({"", "~", "null", "Null", "NULL"})
 _FAST_BOOL = {"true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False}
-_FAST_INT = re.compile(r"[-+]?[0-9]+$")
-_FAST_DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})$")  # YAML: 2024-1-2 is a string
-_FAST_NUMBERISH = re.compile(r"[-+]?\.?[0-9]")
+_FAST_INT = compiled(r"[-+]?[0-9]+$")
+_FAST_DATE = compiled(r"([0-9]{4})-([0-9]{2})-([0-9]{2})$")  # YAML: 2024-1-2 is a string
+_FAST_NUMBERISH = compiled(r"[-+]?\.?[0-9]")
 _FAST_NUMBER_START = frozenset("+-.0123456789")  # the first characters `_FAST_NUMBERISH` can match
 _FAST_UNSAFE_START = frozenset("[]{}&*!|>%@`,?#-'\"")
 _MISS = object()
@@ -265,8 +266,8 @@ def fast_frontmatter(lines: list[str], key_lines: dict[str, int] | None = None) 
     return data
 
 
-_OPEN = re.compile(r"---[ \t]*\r?\n")
-_CLOSE = re.compile(r"^---[ \t]*\r?$", re.M)  # the closing line, as `_close` finds it
+_OPEN = compiled(r"---[ \t]*\r?\n")
+_CLOSE = compiled(r"^---[ \t]*\r?$", re.M)  # the closing line, as `_close` finds it
 _record = tuple.__new__  # a named tuple built in C, not through its Python `__new__` (fields in order)
 
 
@@ -286,10 +287,10 @@ def _close(text: str, start: int) -> tuple[int, int] | None:
             return begin, end
         at = begin
 # A link's text may hold backslash escapes (`\]`, `\[`, `\\`) and one level of balanced brackets.
-_LINK = re.compile(r"\[(?:\\.|[^\[\]\\]|\[(?:\\.|[^\[\]\\])*\])*\]\(\s*<?([^()\s<>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
-_RULE_REF = re.compile(
+_LINK = compiled(r"\[(?:\\.|[^\[\]\\]|\[(?:\\.|[^\[\]\\])*\])*\]\(\s*<?([^()\s<>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+_SCHEME = compiled(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_CODE_SPAN = compiled(r"(`+)(?:(?!\1).)+?\1")
+_RULE_REF = compiled(
     r"\b(?:defined|described|specified|owned|governed)\s+(?:by|in)\s+(?:the\s+)?"
     r"(?:`([^`\s]+\.md)`|\[[^\]]*\]\(([^)\s]+\.md)(?:#[^)]*)?\)|\[`?([^`\]\s]+\.md)`?\]|([\w./-]+\.md)\b)",
     re.IGNORECASE)
@@ -316,9 +317,9 @@ def _may_claim(line: str) -> bool:
     return any(verb in low_bytes for verb in _CLAIM_VERB_BYTES)
 
 
-_LENIENT_KEY = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$")
-_LENIENT_ITEM = re.compile(r"^[ \t]*-[ \t]+(.*?)[ \t]*$")
-_LENIENT_SUB = re.compile(r"^[ \t]+([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*$")
+_LENIENT_KEY = compiled(r"^([A-Za-z_][\w-]*)[ \t]*:(?:[ \t]+(.*?))?[ \t]*$")
+_LENIENT_ITEM = compiled(r"^[ \t]*-[ \t]+(.*?)[ \t]*$")
+_LENIENT_SUB = compiled(r"^[ \t]+([A-Za-z_][\w-]*)[ \t]*:[ \t]*(.*?)[ \t]*$")
 
 
 def text_of(value: Any) -> str | None:
@@ -600,7 +601,7 @@ def _scan_body(path: str, body: str, first_line: int
     return sections, h1, links, refs, more_links, breaks
 
 
-_WRAPPED = re.compile(r"^(\*\*|__|\*|_|`)((?:(?!\1).)+)\1$")
+_WRAPPED = compiled(r"^(\*\*|__|\*|_|`)((?:(?!\1).)+)\1$")
 
 
 def _plain_title(h1: str | None) -> str | None:

@@ -5,7 +5,7 @@ confidence bar; `text` is what a harness injects before the agent starts (format
 `--adoption`, which parses it). Nothing clears the bar → `{"documents": [], "text": ""}`: small talk
 and generic coding requests must cost the agent nothing.
 
-The bar, per document, is evidence from the prompt's *distinctive* words, not a tuned score:
+The bar, per document, is evidence from the prompt's *topical* words, not a tuned score:
 - the prompt's content concepts (stopwords dropped, one per idea across languages) are weighted by
   their idf in this bank.
 - words of the request rather than its subject are left out (`GENERIC`: bump, fix, typo, run, test,
@@ -17,10 +17,10 @@ The bar, per document, is evidence from the prompt's *distinctive* words, not a 
   mostly about things the bank never mentions is not about the bank. An everyday word no page holds
   (`already`, `almost`) is ordinary phrasing, not a missing topic: it is not counted.
 - the document must hold, in its prose or its metadata (title, purpose, canonical keys, headings),
-  at least a third of the idf weight of the known topical words (`MIN_COVERAGE`), and at least one
-  of them must be distinctive: absent from some document (a word every document holds cannot say
-  which one to read). Everyday and clock words alone are no topic ("what time is it?"): some other
-  topical word of the prompt must occur in the bank.
+  at least a third of the idf weight of the known topical words (`MIN_COVERAGE`), one of them itself
+  a topic: everyday and clock words alone are no topic ("what time is it?"). A word every document
+  holds still counts ("which chains might be added later?" in a bank about chains is about the
+  bank): the ranking, not the bar, says which document to read.
 - the first three of route's answer (five results) that clear it are injected: the bar decides
   whether to speak, the ranking what to point at (a cut at half the best score dropped the answer
   ranked second or third about as often as it dropped noise).
@@ -221,11 +221,9 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
     terms = set(title | purpose | index.keys[sid])
     if doc.sections:
         terms |= index.lexicon.search_terms(" ".join(s.title for s in doc.sections))
-    counted = index.population()[0]  # issue 18: documents counted toward body statistics (scaffold.py)
-    ceiling = index.idf(counted - 1) if counted > 1 else 0.0  # held by fewer than all documents
     topical = known = 0
     known_weight = found = 0.0
-    distinctive = anchored = False
+    anchored = False
     for concept, weight, values, df in zip(evidence.concepts, evidence.weights, evidence.per_concept, evidence.dfs):
         if _generic(index, concept) or (pointed and _code(index, concept)) \
                 or (chat and has_cjk(concept.text) and concept.text not in chat):
@@ -242,11 +240,10 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
                                     or (not asking and (_code(index, concept) or _within(index, concept, SESSION))))
         if sid in values or named(concept, terms):
             found += weight
-            distinctive = distinctive or weight >= ceiling
     if not known or known * KNOWN_SHARE < topical:
         return False, 0.0
     share = found / known_weight
-    return distinctive and anchored and share >= MIN_COVERAGE, share
+    return anchored and share >= MIN_COVERAGE, share
 
 
 def _generic(index: SearchIndex, concept: SearchConcept) -> bool:

@@ -16,11 +16,11 @@ budget holds there too.
 from __future__ import annotations
 
 import json
-import re
 import unicodedata
 
 from .lang.tokens import CJK_FLOOR
 from .plain import plain
+from .regexes import compiled
 
 ANSWER_TOKENS, ANSWER_ROWS = 300, 5  # five results in ≤ 300 tokens; a longer list gets as much per row
 SHARES = {"title": 2, "section": 2, "why": 5}  # of a row's free room, when its fields do not all fit
@@ -31,9 +31,9 @@ ELLIPSIS = "…"
 _TRIM = " ,;:-—·"
 
 
-_WIDE_CHARS = re.compile(f"[^\x00-{chr(ord(CJK_FLOOR) - 1)}]")  # ≥ CJK_FLOOR: a third of the range's compile
-_CONTROLS = re.compile("[\x00-\x1f]")
-_BODY_QUOTE = re.compile(r'(?:^|; )body: L\d+ "')  # where `why`'s quoted body excerpt opens (route._result)
+_WIDE_CHARS = compiled(f"[^\x00-{chr(ord(CJK_FLOOR) - 1)}]")  # ≥ CJK_FLOOR: a third of the range's compile
+_CONTROLS = compiled("[\x00-\x1f]")
+_BODY_QUOTE = compiled(r'(?:^|; )body: L\d+ "')  # where `why`'s quoted body excerpt opens (route._result)
 _FLAG = ("\U0001f1e6", "\U0001f1ff")  # regional indicators: a flag is a pair of them
 # compact JSON, as `json.dumps(..., ensure_ascii=False, separators=(",", ":"))` writes it, without building
 # an encoder per call (an encoder keeps no state between calls)

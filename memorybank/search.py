@@ -54,6 +54,7 @@ from .limits import TITLE_MAX
 from .plain import plain, shown
 from .query import check_filters, check_query, empty_hint
 from .records import Doc
+from .regexes import compiled
 from .scaffold import counts_toward_statistics
 from .scaffold import later as scaffold_later
 
@@ -64,7 +65,7 @@ ARCHIVED_FACTOR = 0.3
 PHRASE_BONUS, TITLE_BONUS, PURPOSE_BONUS = 0.5, 0.3, 0.15
 EXCERPT_MAX = 240
 # the title and `## ` sections are routing metadata; deeper headings are prose
-HEADING_LINES = re.compile(r"^#{1,2}[ \t].*$", re.MULTILINE)
+HEADING_LINES = compiled(r"^#{1,2}[ \t].*$", re.MULTILINE)
 PACK_LOOSE = 4096  # loose terms (added or changed since the last pack) that make the body postings pack again
 HINT = "No document body contains these words; rank documents by topic instead."
 

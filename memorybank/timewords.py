@@ -168,8 +168,9 @@ _SPECS: list[tuple[str, str]] = [
      r"|最近(?!邻)|近期|近来", "recent"),
 ]
 # Compiling the patterns costs ~40 ms, paid by every cold route and prime process: they are compiled on
-# first need, and a question holds a time expression only if it holds one of these (or a digit) — every
-# pattern above needs a digit or one of these words, case-folded as IGNORECASE folds (`ſ` → `s`).
+# first need (their programs kept between processes: `regexes`), and a question holds a time expression
+# only if it holds one of these (or a digit) — every pattern above needs a digit or one of these words,
+# case-folded as IGNORECASE folds (`ſ` → `s`).
 _TRIGGERS = ("since", "after", "before", "prior", "until", "till", "through", "last", "latest", "previous",
              "past", "ago", "today", "yesterday", "this", "recent", "late",
              "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
@@ -186,7 +187,10 @@ def _may_hold_time(question: str) -> bool:
 
 @functools.cache
 def _compiled() -> list[tuple[re.Pattern, str]]:
-    return [(re.compile(pattern, re.IGNORECASE), kind) for pattern, kind in _SPECS]
+    from .regexes import compile_all  # prime-lean: the programs saved by an earlier process, else compiled
+
+    patterns = compile_all([(pattern, re.IGNORECASE) for pattern, _ in _SPECS])
+    return [(pattern, kind) for pattern, (_, kind) in zip(patterns, _SPECS)]
 _UNIT_OF = {"day": "day", "days": "day", "week": "week", "weeks": "week", "month": "month", "months": "month",
             "year": "year", "years": "year", "quarter": "quarter",
             "天": "day", "日": "day", "周": "week", "个星期": "week", "星期": "week", "个礼拜": "week",

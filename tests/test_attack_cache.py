@@ -15,7 +15,7 @@ from pathlib import Path
 
 from conftest import FIXTURE, cli_in_process, run_cli
 
-from memorybank import cache
+from memorybank import cache, regexes
 from memorybank.bank import Bank
 
 ASK = ("--route", "filter thresholds", "--json")
@@ -188,7 +188,8 @@ def test_processes_writing_the_cache_at_once_while_files_change_never_answer_wro
             _, err = proc.communicate(timeout=60)
             assert proc.returncode == 0 and err == "", err[-2000:]
         assert _all(root) == _all(root, MEMORYBANK_CACHE="off")
-        assert [p.name for p in Path(cache.cache_dir()).iterdir()] == [_path_of(root).name]
+        kept = [p.name for p in Path(cache.cache_dir()).iterdir() if not p.name.endswith(regexes.SUFFIX)]
+        assert kept == [_path_of(root).name]  # beside the compiled patterns (regexes.py), nothing else
 
 
 def test_the_default_folder_is_private_and_a_folder_inside_the_bank_is_never_written(tmp_path):
@@ -198,8 +199,9 @@ def test_the_default_folder_is_private_and_a_folder_inside_the_bank_is_never_wri
     xdg = tmp_path / "xdg"
     proc = run_cli("--root", str(root), *ASK, env={"MEMORYBANK_CACHE_DIR": " ", "XDG_CACHE_HOME": str(xdg)})
     assert proc.returncode == 0
-    [made] = (xdg / "memorybank").iterdir()
-    assert (xdg / "memorybank").stat().st_mode & 0o777 == 0o700 and made.stat().st_mode & 0o777 == 0o600
+    made = list((xdg / "memorybank").iterdir())  # the parse cache, and the compiled patterns (regexes.py)
+    assert [p.suffix for p in made].count(cache.SUFFIX) == 1
+    assert (xdg / "memorybank").stat().st_mode & 0o777 == 0o700 and {p.stat().st_mode & 0o777 for p in made} == {0o600}
     before = sorted((str(p), p.stat().st_size) for p in root.rglob("*"))
     proc = cli_in_process("--root", ".", *ASK, cwd=root, env={"MEMORYBANK_CACHE_DIR": "domain/../cache"})
     assert proc.returncode == 0 and proc.stderr == ""

@@ -14,9 +14,9 @@ estimates). Entry points:
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
+from ..regexes import compiled
 from .lexicon import STOPWORDS, Concept, Lexicon, SearchConcept, SearchForm, build_lexicon
 from .tokens import estimate_tokens, scan
 from .vocabulary import VOCABULARY_PATH, parse_vocabulary
@@ -43,10 +43,10 @@ def lexicon_for(bank: Bank) -> Lexicon:
     return lexicon
 
 
-_WHY_EN = re.compile(r"\b(?:why|rationale|reasons?|reasoning|decided|decisions?|trade-?offs?|instead\s+of)\b")
+_WHY_EN = compiled(r"\b(?:why|rationale|reasons?|reasoning|decided|decisions?|trade-?offs?|instead\s+of)\b")
 # Russian markers at a word start only: `разрешение` (permission) holds `решени` but is no decision.
-_WHY_RU = re.compile(r"(?<![а-яa-z0-9_])(?:почему|зачем|обоснован|вместо|решени)")
-_WHY_ZH = re.compile(r"为什么|为何|原因|理由|决定(?!性)|而不是")  # 决定性 is "decisive", not a decision
+_WHY_RU = compiled(r"(?<![а-яa-z0-9_])(?:почему|зачем|обоснован|вместо|решени)")
+_WHY_ZH = compiled(r"为什么|为何|原因|理由|决定(?!性)|而不是")  # 决定性 is "decisive", not a decision
 
 
 def why_intent(question: str) -> bool:
@@ -57,10 +57,10 @@ def why_intent(question: str) -> bool:
 
 # The product's own words: a question naming the bank, its frontmatter or its contract is about the
 # bank itself, and only then do the dna/ documents (rules about the bank) compete with the project's.
-_BANK_EN = re.compile(r"\b(?:memory[ -]?banks?|banks?|frontmatter|front[ -]matter|canonical(?:_for)?|doc_kind|"
-                      r"doc_function|derived_from|dna|governance|governed|templates?|inbox|vocabulary)\b")
-_BANK_RU = re.compile(r"(?<![а-яa-z0-9_])(?:банк|фронтматтер|шаблон|словар|инбокс)")
-_BANK_ZH = re.compile(r"记忆库|知识库|文档库|资料库|模板|词汇表|收件箱|元数据")
+_BANK_EN = compiled(r"\b(?:memory[ -]?banks?|banks?|frontmatter|front[ -]matter|canonical(?:_for)?|doc_kind|"
+                    r"doc_function|derived_from|dna|governance|governed|templates?|inbox|vocabulary)\b")
+_BANK_RU = compiled(r"(?<![а-яa-z0-9_])(?:банк|фронтматтер|шаблон|словар|инбокс)")
+_BANK_ZH = compiled(r"记忆库|知识库|文档库|资料库|模板|词汇表|收件箱|元数据")
 
 
 def about_bank(question: str) -> bool:

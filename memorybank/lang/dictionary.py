@@ -46,7 +46,7 @@ storage, store | хранени, хранилищ, хран | 存储, 储存
 sync, synchronization | синхрон | 同步
 cache | кэш, кеш | 缓存
 release | релиз, выпуск | 发版, 版本发布
-publish, publication | публик, опублик | 发布, 出版
+publish | публик, опублик | 发布, 出版
 package | пакет | 包, 软件包
 include | включ | 包括, 包含
 dependency, depend | зависимост, завис | 依赖
@@ -120,7 +120,8 @@ list | спис | 列表, 清单
 item | элемент, пункт | 条目
 order, sort | порядк, порядок, сортир | 排序, 顺序
 rank, ranking | ранжир, рейтинг | 排名
-score, rating, estimate | оцен, балл | 评分, 分数, 得分, 估算
+score | оцен, балл | 评分, 分数, 得分
+estimate | оцен | 估算
 weight | вес | 权重
 priority | приоритет | 优先级
 status | статус | 状态
@@ -134,7 +135,8 @@ check, verify, verification | провер, верифик | 检查, 校验, 验
 approval, approve | одобр, утвержд | 批准, 审批
 owner, ownership | владел, владен | 所有者, 负责人
 responsibility | ответствен | 职责, 责任
-team, command | команд | 团队, 命令
+team | команд | 团队
+command | команд | 命令
 role | роль, роли, ролей, ролям | 角色
 permission | разрешени | 权限
 access | доступ | 访问
@@ -147,7 +149,7 @@ profile | профил | 个人资料
 payment, pay | оплат, плат | 支付, 付款
 price, pricing | цен, прайс | 价格, 定价
 subscription, subscribe | подписк, подписок, подписат, подписыв | 订阅
-signature, sign | подпис | 签名
+signature | подпис | 签名
 invoice | счет, инвойс | 发票
 bill, statement | - | 账单
 billing | биллинг, тарификац | 计费
@@ -195,7 +197,8 @@ connection, connect | соединени, подключ, коннект | 连�
 socket | сокет | 套接字
 protocol | протокол | 协议
 event | событи | 事件
-stream, flow, thread | поток | 流, 数据流
+stream | поток | 流, 数据流
+flow, thread | поток | -
 pipeline | пайплайн, конвейер | 流水线, 管道
 job | джоб | 作业
 worker | воркер | 工作进程
@@ -273,7 +276,7 @@ flow, process | - | 流程
 prompt | промпт | 提示词
 hint, tip | подсказк, подсказок | 提示
 agent | агент | 智能体
-proxy, agent | прокси | 代理
+proxy | прокси | 代理
 context | контекст | 上下文, 语境
 embedding | эмбеддинг | 嵌入
 vector | вектор | 向量
@@ -299,7 +302,8 @@ push | пуш | 推送
 offline | офлайн, оффлайн | 离线
 online | онлайн | 在线
 conflict | конфликт | 冲突
-lock, block | блокир, блок | 锁, 加锁, 阻塞
+lock | блокир, блок | 锁, 加锁
+block | блок | 阻塞
 transaction | транзакц | 事务, 交易
 concurrency, parallel | конкурентн, параллельн | 并发, 并行
 async, asynchronous | асинхрон | 异步
@@ -431,7 +435,8 @@ tab | вкладк, вкладок | 标签页
 tag, label | тег, метк, меток | 标签
 category | категори | 类别, 分类
 group | групп | 分组, 组
-history, story | истори | 历史, 故事
+history | истори | 历史
+story | истори | 故事
 audit | аудит | 审计
 compliance | соответстви | 合规
 guard | охран | 守卫
@@ -629,10 +634,10 @@ declare, declaration | деклар, объявл | 声明
 invalid | невалидн, некорректн, недопустим | 无效, 非法
 illustration | иллюстрац | 插图
 original | оригинал | 原始
-several, multiple | нескольк | 多个
+multiple | нескольк | 多个
 prevent, prevention | предотвра | 防止, 防范
 identity, identifier, id | идентифик | 标识, 身份, 标识符
-specific, concrete | конкретн | 具体
+concrete | конкретн | 具体
 vendor, producer, maker | производител | 厂商, 制作方
 payload | - | 载荷
 call, invoke | вызов, звонок | 调用, 呼叫
@@ -674,4 +679,7 @@ from .layoutwords import ROWS as _LAYOUT_ROWS  # noqa: E402
 # issue 14 (ru-lexicon): the Russian words of developer questions the rows above lacked (russianwords.py)
 from .russianwords import ROWS as _RUSSIAN_ROWS  # noqa: E402
 
-ROWS = ROWS.rstrip("\n") + _LAYOUT_ROWS.rstrip("\n") + _RUSSIAN_ROWS
+# issue 14 (lexicon-syn): synonyms of engineering and product words, en | ru | zh (thesaurus.py)
+from .thesaurus import ROWS as _THESAURUS_ROWS  # noqa: E402
+
+ROWS = ROWS.rstrip("\n") + _LAYOUT_ROWS.rstrip("\n") + _RUSSIAN_ROWS.rstrip("\n") + _THESAURUS_ROWS

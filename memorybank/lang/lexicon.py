@@ -23,11 +23,11 @@ import functools
 import hashlib
 import marshal
 import os
-import re
 from collections import Counter
 from typing import NamedTuple
 
 from ..frozen import Value, assign
+from ..regexes import compiled
 from . import chinese, english, russian
 from .dictionary import ROWS
 from .tokens import WORD, fold, is_compound, is_cyrillic, normalize, scan, split_compound, split_scripts, version
@@ -43,7 +43,7 @@ _WORD_ASCII = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 _ASCII_SEPARATORS = str.maketrans({chr(i): " " for i in range(128) if chr(i) not in _WORD_ASCII})
 # a text holding a version number keeps its dots, so `0.1.0` stays one token (`tokens.version`)
 _ASCII_SEPARATORS_DOTTED = str.maketrans({chr(i): " " for i in range(128) if chr(i) not in _WORD_ASCII | {"."}})
-_DOTTED = re.compile(r"\d\.\d")
+_DOTTED = compiled(r"\d\.\d")
 
 
 class Concept(Value):
@@ -186,7 +186,9 @@ def build_builtin_tables() -> _Tables:
 
 
 DATA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lexicon.marshal")
-DATA_FORMAT = 3  # 2: the marshal data behind a SHA-256 of itself; 3: the everyday-word sets beside the tables
+DATA_FORMAT = 4  # 2: the marshal data behind a SHA-256 of itself; 3: the everyday-word sets beside the tables;
+#                  4: each table and each everyday-word set its own section, unmarshalled on first use
+EVERYDAY_SECTIONS = ("everyday", "everyday_ru")  # English stems and Chinese words; Russian stems
 
 
 def sources_mark() -> str:
@@ -203,8 +205,8 @@ def sources_mark() -> str:
     return digest.hexdigest()
 
 
-def read_saved(path: str | None = None) -> tuple | None:
-    """`(format, sources mark, tables, everyday-word sets)` from a saved file whose bytes are intact, else
+def _read_sections(path: str | None = None) -> tuple | None:
+    """`(format, sources mark, {section name: marshal bytes})` from a saved file whose bytes are intact, else
     None (missing, unreadable, truncated, damaged or foreign). The digest is checked before `marshal` reads
     a byte: damaged marshal data can still load, as other tables or with a size field that asks for gigabytes."""
     try:
@@ -216,43 +218,99 @@ def read_saved(path: str | None = None) -> tuple | None:
     if len(data) <= 32 or hashlib.sha256(payload).digest() != digest:
         return None
     try:
-        form, mark, tables, everyday = marshal.loads(payload)
+        form, mark, sections = marshal.loads(payload)
+    except (EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(sections, dict) or not all(isinstance(sections.get(name), bytes) for name in _SECTIONS):
+        return None
+    return form, mark, sections
+
+
+def read_saved(path: str | None = None) -> tuple | None:
+    """`(format, sources mark, tables, everyday-word sets)` from a saved file whose bytes are intact, else None
+    (`_read_sections`); every section read (a process reads only those it needs: `SavedTables`)."""
+    found = _read_sections(path)
+    if found is None:
+        return None
+    form, mark, sections = found
+    try:
+        tables = tuple(marshal.loads(sections[name]) for name in _Tables._fields)
+        everyday = tuple(marshal.loads(sections[name]) for name in EVERYDAY_SECTIONS)
     except (EOFError, ValueError, TypeError):
         return None
     return form, mark, tables, everyday
 
 
-def _saved() -> tuple[_Tables, tuple[frozenset[str], frozenset[str]]] | None:
+class SavedTables:
+    """The built-in tables as saved in `lexicon.marshal`, each section unmarshalled on first use.
+
+    A prompt in one language reads the tables it needs (an English question: the English → Russian and
+    → Chinese links; a Russian one also the Russian stems), so a growing dictionary or a table for one
+    script costs the others nothing. Read as the `_Tables` saved (fields by name, iteration, equality).
+    """
+
+    __slots__ = ("_sections", "_loaded")
+
+    def __init__(self, sections: dict[str, bytes]) -> None:
+        self._sections = sections
+        self._loaded: dict[str, object] = {}
+
+    def section(self, name: str):
+        """One saved section (a table, an everyday-word set), unmarshalled once."""
+        found = self._loaded.get(name)
+        if found is None:
+            found = self._loaded[name] = marshal.loads(self._sections[name])
+        return found
+
+    def __getattr__(self, name: str):
+        if name in _Tables._fields:
+            return self.section(name)
+        raise AttributeError(name)
+
+    def __iter__(self):
+        return (self.section(name) for name in _Tables._fields)
+
+    def __len__(self) -> int:
+        return len(_Tables._fields)
+
+    def __getitem__(self, index):
+        return tuple(self)[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (tuple, SavedTables)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_SECTIONS = (*_Tables._fields, *EVERYDAY_SECTIONS)
+
+
+def _saved() -> SavedTables | None:
     """The tables and everyday-word sets in `lexicon.marshal`, when it was saved from these very sources."""
-    saved = read_saved()
-    if saved is None:
+    found = _read_sections()
+    if found is None:
         return None
-    form, mark, tables, everyday = saved
-    if form != DATA_FORMAT or mark != sources_mark() or not isinstance(tables, tuple) \
-            or len(tables) != len(_Tables._fields) or not isinstance(everyday, tuple) or len(everyday) != 2:
+    form, mark, sections = found
+    if form != DATA_FORMAT or mark != sources_mark():
         return None
-    english_set, russian_set = everyday
-    if not (isinstance(english_set, frozenset) and isinstance(russian_set, frozenset)):
-        return None
-    return _Tables(*tables), (english_set, russian_set)
+    return SavedTables(sections)
 
 
-_EVERYDAY: dict[str, tuple[frozenset[str], frozenset[str]]] = {}  # from the file `builtin_tables` read
+_EVERYDAY: dict[str, tuple[frozenset[str], frozenset[str]]] = {}  # built when `builtin_tables` built the tables
 
 
 @functools.lru_cache(maxsize=1)
-def builtin_tables() -> _Tables:
+def builtin_tables() -> _Tables | SavedTables:
     """The built-in tables: from `lexicon.marshal` when it was saved from these very sources, else built.
 
     Regenerate the file after changing a word list, the stemmer or this module:
     `python -m memorybank.lang.regenerate` (a test fails while it is stale; a stale file is never used).
     """
-    saved = _saved()
     _EVERYDAY.clear()
-    if saved is None:
-        return build_builtin_tables()
-    _EVERYDAY["builtin"] = saved[1]
-    return saved[0]
+    saved = _saved()
+    return build_builtin_tables() if saved is None else saved
 
 
 def build_everyday(lexicon: Lexicon) -> tuple[frozenset[str], frozenset[str]]:
@@ -263,15 +321,22 @@ def build_everyday(lexicon: Lexicon) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset({english.stem(w) for w in EN} | set(ZH)), frozenset(lexicon.term(w)[0] for w in RU)
 
 
-def builtin_everyday() -> tuple[frozenset[str], frozenset[str]]:
-    """The everyday-word sets over the built-in dictionary: saved beside the tables and read with them
-    (stemming the ~650 words took ~2.5 ms for English and ~3.4 ms for Russian in every routing process,
-    under load), else built once."""
-    builtin_tables()
+def _builtin_everyday(part: int) -> frozenset[str]:
+    """One everyday-word set over the built-in dictionary (0: English and Chinese, 1: Russian): saved beside
+    the tables and read from there (stemming the ~650 words took ~2.5 ms for English and ~3.4 ms for Russian
+    in every routing process, under load), else built once."""
+    tables = builtin_tables()
+    if isinstance(tables, SavedTables):
+        return tables.section(EVERYDAY_SECTIONS[part])
     found = _EVERYDAY.get("builtin")
     if found is None:
         found = _EVERYDAY["builtin"] = build_everyday(Lexicon())
-    return found
+    return found[part]
+
+
+def builtin_everyday() -> tuple[frozenset[str], frozenset[str]]:
+    """Both everyday-word sets over the built-in dictionary (`_builtin_everyday`)."""
+    return _builtin_everyday(0), _builtin_everyday(1)
 
 
 def write_builtin_tables(path: str = DATA_FILE) -> None:
@@ -279,11 +344,27 @@ def write_builtin_tables(path: str = DATA_FILE) -> None:
     tables = build_builtin_tables()
     plain = Lexicon.__new__(Lexicon)
     plain._setup(tables)  # a Lexicon over the tables just built, not over the saved ones
-    payload = marshal.dumps((DATA_FORMAT, sources_mark(), tuple(tables), build_everyday(plain)))
+    parts = (*tables, *build_everyday(plain))
+    sections = {name: marshal.dumps(part) for name, part in zip(_SECTIONS, parts)}
+    payload = marshal.dumps((DATA_FORMAT, sources_mark(), sections))
     temp = path + ".tmp"
     with open(temp, "wb") as handle:
         handle.write(hashlib.sha256(payload).digest() + payload)
     os.replace(temp, path)
+
+
+class _Table:
+    """A table of a lexicon, taken from its tables on first use and kept as a plain attribute after that
+    (the instance's own, so the hot loops read it at no extra cost)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, lexicon: Lexicon | None, owner: type | None = None):
+        if lexicon is None:
+            return self
+        found = lexicon.__dict__[self.name] = getattr(lexicon._tables, self.name)
+        return found
 
 
 class Lexicon:
@@ -302,13 +383,20 @@ class Lexicon:
             tables = tables.grouped()
         self._setup(tables, builtin=not vocabulary)
 
-    def _setup(self, tables: _Tables, builtin: bool = False) -> None:
+    # prime-lean: each table is read from the saved sections on first use (`SavedTables`), as are the sets
+    # derived from them: an English prompt never reads the Russian stems or the Chinese words
+    ru_canon = _Table()
+    zh_canon = _Table()
+    ru_en = _Table()
+    zh_en = _Table()
+    zh_group = _Table()
+    en_ru = _Table()
+    en_zh = _Table()
+    ru_group = _Table()
+
+    def _setup(self, tables: _Tables | SavedTables, builtin: bool = False) -> None:
         self._builtin = builtin  # the built-in tables alone: the saved everyday-word sets hold for them
-        self.ru_canon, self.zh_canon, self.ru_en, self.zh_en, self.zh_group, self.en_ru, self.en_zh, \
-            self.ru_group = tables
-        self.zh_words = frozenset(self.zh_canon) | chinese.STOPWORDS
-        self.zh_max = min(max((len(w) for w in self.zh_words), default=1), 8)
-        self._ru_lengths = sorted({len(s) for s in self.ru_canon}, reverse=True)
+        self._tables = tables
         self._route_word: dict[str, tuple[tuple[str, str, str], ...]] = {}
         self._route_cjk: dict[str, tuple[tuple[str, str, str], ...]] = {}
         self._search_token: dict[str, tuple[tuple[str, ...], int]] = {}
@@ -318,6 +406,19 @@ class Lexicon:
         self._search_concepts: dict[str, tuple[SearchConcept, ...]] = {}  # query -> `search_concepts`
         self._everyday: frozenset[str] | None = None  # English and Chinese, built on first use (everyday.py)
         self._everyday_ru: frozenset[str] | None = None  # Russian, built on the first Russian word asked about
+
+    @functools.cached_property
+    def zh_words(self) -> frozenset[str]:
+        """The words Chinese text is segmented into: the dictionary's and the stopwords."""
+        return frozenset(self.zh_canon) | chinese.STOPWORDS
+
+    @functools.cached_property
+    def zh_max(self) -> int:
+        return min(max((len(w) for w in self.zh_words), default=1), 8)
+
+    @functools.cached_property
+    def _ru_lengths(self) -> list[int]:
+        return sorted({len(s) for s in self.ru_canon}, reverse=True)
 
     # -- single words ----------------------------------------------------------------------------
 
@@ -362,7 +463,7 @@ class Lexicon:
         prior on general word frequency (`everyday.py`) weighs it down."""
         found = self._everyday
         if found is None:  # English stems and Chinese words: no vocabulary changes them
-            found = self._everyday = builtin_everyday()[0]
+            found = self._everyday = _builtin_everyday(0)
         if term in found:
             return True
         if not is_cyrillic(term):
@@ -370,7 +471,7 @@ class Lexicon:
         russian = self._everyday_ru
         if russian is None:  # Russian stems walk the dictionary: a bank's vocabulary may change them
             if self._builtin:
-                russian = builtin_everyday()[1]
+                russian = _builtin_everyday(1)
             else:
                 from .everyday import RU
 

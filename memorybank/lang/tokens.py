@@ -8,10 +8,11 @@ full-width letters and digits behave like their ASCII forms.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterator
+
+from ..regexes import compiled
 
 # CJK radicals … Kangxi, Kana, Bopomofo, Hangul compatibility jamo, CJK extension A, unified
 # ideographs, Hangul syllables, compatibility ideographs, and the supplementary ideograph planes.
@@ -22,12 +23,12 @@ CJK_RANGES = ((0x2E80, 0x2FDF), (0x3040, 0x318F), (0x31A0, 0x31FF), (0x3400, 0x4
 _BOUNDS = tuple(edge for lo, hi in CJK_RANGES for edge in (lo, hi + 1))
 CJK_FLOOR = "\u2e80"
 # letters, digits, `_`; `-` inside; a version number (`0.1.0`, `v2.3`) whole. CJK is split out afterwards
-WORD = re.compile(r"[vV]?\d+(?:\.\d+)+(?!\w)|\w+(?:-\w+)*")
-_VERSION = re.compile(r"[vV]?(\d+(?:\.\d+)+)")
-_SEPARATORS = re.compile(r"[-_]+")
-_CAMEL = re.compile(r"[A-Z]{2,}s(?![a-z])|[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_]+")  # URLs is one hump
-_PLURAL_ACRONYM = re.compile(r"[A-Z]{2,}s")
-_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+WORD = compiled(r"[vV]?\d+(?:\.\d+)+(?!\w)|\w+(?:-\w+)*")
+_VERSION = compiled(r"[vV]?(\d+(?:\.\d+)+)")
+_SEPARATORS = compiled(r"[-_]+")
+_CAMEL = compiled(r"[A-Z]{2,}s(?![a-z])|[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_]+")  # URLs is one hump
+_PLURAL_ACRONYM = compiled(r"[A-Z]{2,}s")
+_CYRILLIC = compiled(r"[\u0400-\u04ff]")
 
 
 def normalize(text: str) -> str:

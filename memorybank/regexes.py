@@ -1,0 +1,153 @@
+"""Compiled regular expressions kept between processes, as `__pycache__` keeps compiled modules (prime-lean).
+
+Compiling the time-word patterns (`timewords`) cost every cold route and prime process ~40 ms of CPU, more
+than routing the question, and the modules a cold process imports compile ~60 more at import (~15 ms).
+What `re` builds from a pattern is a program (a list of integers) that `_sre.compile` turns into the
+`Pattern`; the program of a pattern and flags is a function of the Python build alone. `compiled` (a
+module's patterns) and `compile_all` (the time words) take the programs saved in the parse cache folder
+(`cache.cache_dir`, one file per Python build) and compile only the patterns missing there; `flush` (at
+the end of a CLI call or a hook, and by `compile_all`) saves what this process compiled.
+
+A program is saved only when the pattern it makes equals `re.compile`'s (`Pattern.__eq__` compares
+programs), so a loaded pattern is the one `re` would have built. Anything unusable — caching off
+(`MEMORYBANK_CACHE=off`), another build's file, a damaged or foreign file (read as the parse cache is:
+this user's, never followed, bounded), an interpreter without `_sre.compile` — means `re.compile`, as before.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import re
+import sys
+import zlib
+
+FORMAT = 1
+MAGIC = b"MBREGEX\n"
+SUFFIX = ".mbre"
+MAX_PATTERNS = 512  # programs in one file: patterns of older code are dropped past it
+_LOADED: dict[tuple[str | bytes, int], tuple] = {}  # (pattern, flags) → program, from the file (filled once)
+_PENDING: dict[tuple[str | bytes, int], tuple] = {}  # compiled in this process, not saved yet (`flush`)
+_STATE = {"read": False}
+
+
+def _build() -> tuple:
+    import _sre
+
+    return (FORMAT, sys.version, sys.hexversion, sys.implementation.cache_tag, _sre.MAGIC, _sre.CODESIZE,
+            sys.maxunicode)
+
+
+def _path() -> str | None:
+    from .cache import cache_dir, enabled
+
+    if not enabled() or sys.implementation.name != "cpython":
+        return None
+    tag = zlib.crc32(repr(_build()).encode("utf-8", "surrogatepass"))
+    return os.path.join(os.path.realpath(cache_dir()), f"regex-{sys.implementation.cache_tag}-{tag:08x}{SUFFIX}")
+
+
+def _read() -> dict[tuple[str | bytes, int], tuple]:
+    if _STATE["read"]:
+        return _LOADED
+    _STATE["read"] = True
+    path = _path()
+    if path is None:
+        return _LOADED
+    from .cache import _read_own
+
+    data = _read_own(path)
+    if data is None or not data.startswith(MAGIC) or len(data) < len(MAGIC) + 4:
+        return _LOADED
+    body = data[len(MAGIC) + 4:]
+    if zlib.crc32(body) != int.from_bytes(data[len(MAGIC):len(MAGIC) + 4], "little"):
+        return _LOADED
+    try:
+        build, programs = marshal.loads(body)
+    except (EOFError, ValueError, TypeError):
+        return _LOADED
+    if build == _build() and type(programs) is dict:
+        _LOADED.update(programs)
+    return _LOADED
+
+
+def _program(pattern: str | bytes, flags: int) -> tuple:
+    """What `re.compile(pattern, flags)` hands to `_sre.compile` (re._compiler.compile, step by step)."""
+    from re import _compiler, _parser
+
+    parsed = _parser.parse(pattern, flags)
+    code = _compiler._code(parsed, flags)
+    groupindex = dict(parsed.state.groupdict)
+    indexgroup: list[str | None] = [None] * parsed.state.groups
+    for name, number in groupindex.items():
+        indexgroup[number] = name
+    return (int(flags | parsed.state.flags), [int(op) for op in code], parsed.state.groups - 1, groupindex,
+            tuple(indexgroup))
+
+
+def _made(pattern: str | bytes, program: tuple) -> re.Pattern:
+    import _sre
+
+    return _sre.compile(pattern, *program)  # validates the program (a RuntimeError for one it cannot run)
+
+
+def compiled(pattern: str | bytes, flags: int = 0) -> re.Pattern:
+    """`re.compile(pattern, flags)`, from the saved program when there is one; a pattern compiled here is
+    saved by the next `flush` (a module's patterns are compiled at its import, one at a time)."""
+    flags = int(flags)
+    program = _read().get((pattern, flags))
+    if program is not None:
+        try:
+            return _made(pattern, program)
+        except Exception:  # noqa: BLE001 - a program this build refuses: compiled as always
+            pass
+    found = re.compile(pattern, flags)
+    try:
+        program = _program(pattern, flags)
+        if _made(pattern, program) == found:
+            _PENDING[(pattern, flags)] = program
+    except Exception:  # noqa: BLE001 - another re: nothing saved, nothing lost
+        pass
+    return found
+
+
+def compile_all(specs: list[tuple[str, int]]) -> list[re.Pattern]:
+    """`compiled` for each spec; what was compiled here is saved at once."""
+    out = [compiled(pattern, flags) for pattern, flags in specs]
+    flush()
+    return out
+
+
+def flush() -> None:
+    """Save the programs of the patterns this process compiled (nothing to do when none was)."""
+    if not _PENDING:
+        return
+    programs = dict(_PENDING)
+    _PENDING.clear()
+    path = _path()
+    if path is None:
+        return
+    _LOADED.update(programs)
+    kept = _LOADED if len(_LOADED) <= MAX_PATTERNS else programs
+    try:
+        body = marshal.dumps((_build(), kept))
+    except ValueError:
+        return
+    folder = os.path.dirname(path)
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        import tempfile
+
+        fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=SUFFIX, dir=folder)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(MAGIC + zlib.crc32(body).to_bytes(4, "little") + body)
+            os.replace(temp, path)
+        except BaseException:
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
+            raise
+    except OSError:
+        return
