@@ -76,7 +76,7 @@ SECTION_MAX = 40  # characters of a `section`: a clipped heading still opens it 
 WHY_MAX = 160  # characters of a `why` line
 WHY_WORDS = 3  # matched words named per field in `why`
 KEY_SHOWN, WORD_SHOWN = 60, 24  # characters of a canonical key and of one matched word named in `why`
-FUSE_K, BODY_VOTE = 2, 0.5  # reciprocal-rank fusion (`_fused_order`): rank offset, weight of the prose ranking
+FUSE_K, BODY_VOTE = 2, 0.75  # reciprocal-rank fusion (`_fused_order`): rank offset, weight of the prose ranking
 KEY_WORD_LEAST = PREFIX * TRANSLATION  # the least a key word matched at all adds to a key's coverage
 INDEX_BODY = 0.5  # an index's prose mostly describes the documents it links to
 STATUS_FACTOR = {"active": 1.0, "draft": 0.7, "archived": 0.2}
@@ -683,8 +683,9 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
                 known = exact(ident) * factor(ident) if (known := rows.get(path)) is None else known
                 rows[path] = round(known + extra * factor(ident), 4)
         # Two rankings of the same rows, fused by their ranks (`_fused_order`): the evidence score (metadata +
-        # body beyond it) and the body text alone, as BM25 weighs it (`Evidence.prose`: no multiplier)
+        # body beyond it) and the body text alone, as BM25 weighs it (`Evidence.prose`), × the multiplier below 1
         scored: list[tuple[bool, float, str, float, float, float, bool]] = []
+        named: set[str] = set()  # rows whose title says the whole question (`_fused_order`)
         raw_get, prose = evidence.raw.get, evidence.prose
         for path, value in rows.items():
             ident = index.ids[path]
@@ -702,8 +703,16 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
                 said = value > 0 and any(covered.get(base | number, 0.0) >= KEY_WORD_LEAST * len(terms)
                                          and len(_field(terms, matched)[1]) >= len(terms)
                                          for number, (_, terms) in enumerate(keys))
-                scored.append((later(ident, path), -total, path, value, body, prose(sid) if sid is not None else 0.0,
-                               said))
+                # route-gov4: a title saying the whole question (every concept, at least as a translation)
+                held = title_bounds.get(ident)
+                if not said and held is not None and held[1] >= TRANSLATION * asked_weight - 1e-9 and \
+                        _field(fields[ident].title, matched)[0] >= TRANSLATION * asked_weight - 1e-9:
+                    named.add(path)
+                # route-gov4: the prose ranking keeps the multiplier's demotions (delivery, draft, archived, done
+                # work, dna/ damped): a page the layers say to read less must not outvote knowledge with the
+                # same words; the lift among knowledge layers (1.5 / 1.2 / 1.0) is left to the score ranking
+                weighed = prose(sid) * min(1.0, factor(ident)) if sid is not None else 0.0
+                scored.append((later(ident, path), -total, path, value, body, weighed, said))
         # -- issue 14 (route-plain3, route-plain4): answer types (answertype.py) --
         numbers: dict[str, tuple[int, str, str | None]] = {}
         types = answer_types(question) if scored else ()
@@ -711,7 +720,7 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
             scored, numbers = with_number_lines(scored, len(scored), body_index, evidence, docs,
                                                 lambda path: factor(index.ids[path]), types)
         if len(draws) == 1:
-            fused = _ordered(scored, docs)[:asked]
+            fused = _ordered(scored, docs, named)[:asked]
         else:  # each row joins the first draw holding it (a role: every draw), and each draw's order places its share
             drawn = dict.fromkeys(roles, DRAWS[0])
             for number, (_, _, path) in enumerate(top):
@@ -722,7 +731,7 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
                     drawn[path] = min(drawn.get(path, MAX_LIMIT), _draw(number, 3))
             fused, placed = [], set()
             for size in draws:
-                for row in _ordered([row for row in scored if drawn[row[2]] <= size], docs):
+                for row in _ordered([row for row in scored if drawn[row[2]] <= size], docs, named):
                     if len(fused) >= size:
                         break
                     if row[2] not in placed:
@@ -762,17 +771,19 @@ def _named_only(bank: Bank, index: RouteIndex, question: str, limit: int, doc_ki
     return {"results": rows} if rows else {"results": [], **empty_hint(HINT, "search", doc_kind, layer, status)}
 
 
-def _ordered(scored: list[tuple[bool, float, str, float, float, float, bool]], docs: dict[str, Doc]
+def _ordered(scored: list[tuple[bool, float, str, float, float, float, bool]], docs: dict[str, Doc],
+             named: set[str] | frozenset[str] = frozenset()
              ) -> list[tuple[bool, float, str, float, float, float, bool]]:
     """Candidate rows in route's order: fused (`_fused_order`) when one of them (dna/ and indexes, ranked later,
     aside) declares metadata; else by score, which is prose already in a plain bank (a prose vote would
     count it twice)."""
     if any(not row[0] and declares_metadata(docs[row[2]]) for row in scored):
-        return _fused_order(scored)
+        return _fused_order(scored, named)
     return sorted(scored)
 
 
-def _fused_order(scored: list[tuple[bool, float, str, float, float, float, bool]]
+def _fused_order(scored: list[tuple[bool, float, str, float, float, float, bool]],
+                 named: set[str] | frozenset[str] = frozenset()
                  ) -> list[tuple[bool, float, str, float, float, float, bool]]:
     """Rows `(later, -score, path, metadata, body part, prose, says a key)` in route's order: reciprocal-rank
     fusion of the score ranking and the prose ranking, `1 / (FUSE_K + rank) + BODY_VOTE / (FUSE_K + prose rank)`.
@@ -780,16 +791,23 @@ def _fused_order(scored: list[tuple[bool, float, str, float, float, float, bool]
     The score adds metadata to prose on one scale, so a purpose that says one word of the question (or
     its translation) outweighs prose that says all of it; the prose ranking (`Evidence.prose`, what
     `bank_search` ranks by) knows no metadata. Fusing ranks, not scores, needs neither scale to fit the
-    other. A row without prose gets no prose vote; a row owning a key the question says whole (in any
-    language: `why` names it) gets the best one, so it keeps a first place its score gives it.
-    Documents `later` (scaffold.later) stay after the rest; ties go to the score."""
+    other. The prose is weighed by the row's multiplier where that is below 1, so a delivery page does
+    not outvote knowledge with the same words. A row without prose gets no prose vote; a row owning
+    a key the question says whole (in any language: `why` names it) gets the best one, so it keeps a
+    first place its score gives it; a row whose title says the whole question (`named`: the question
+    names it) votes at its score's rank when its prose ranks lower, so prose elsewhere cannot push it
+    below where its score put it, and it is lifted no higher. Documents `later` (scaffold.later) stay
+    after the rest; ties go to the score."""
     by_score = sorted(scored)
-    place = {path: number for number, (_, path) in
-             enumerate(sorted([(-row[5], row[2]) for row in by_score if row[5] > 0 and not row[6]]), 1)}
+    place = {path: number for number, (_, _, path) in  # equal prose: ties go to the score
+             enumerate(sorted([(-row[5], at, row[2]) for at, row in enumerate(by_score) if row[5] > 0 and not row[6]]),
+                       1)}
     best = BODY_VOTE / (FUSE_K + 1)
     keyed = []
     for number, row in enumerate(by_score, 1):
         at = place.get(row[2])
+        if row[2] in named:
+            at = min(at, number) if at else number
         given = best if row[6] else BODY_VOTE / (FUSE_K + at) if at else 0.0
         keyed.append((row[0], -(1 / (FUSE_K + number) + given), number, row))
     keyed.sort()  # `number` is unique: rows themselves are never compared
