@@ -39,6 +39,7 @@ from collections.abc import Callable
 
 from .evidence import Evidence, kept_body, line_needles, section_at, short_excerpt
 from .lang import SearchConcept
+from .lang.tokens import fold, normalize
 from .records import Doc
 from .regexes import compiled
 from .search import SearchIndex, _excerpt, _placed
@@ -73,7 +74,9 @@ _DIGIT = compiled(rf"(?<![{_LETTER}\d])(?<![{_LETTER}]-)\d|(?<![{_LETTER}\d])[vV
 
 
 def _lowered(question: str) -> str:
-    return question.lower().replace("ё", "е")
+    """The question as its concepts read it (attack-route7): NFKC (ＷＨＥＲＥ is where), CJK folded to Simplified
+    (哪個 is 哪个, 默認 is 默认: `lang/variants.py`), lowercased, `ё` as `е`."""
+    return fold(normalize(question)).lower().replace("ё", "е")
 
 
 def asks_quantity(question: str) -> bool:
@@ -166,8 +169,8 @@ def states_status(line: str) -> bool:
 
 
 def states_default(line: str) -> bool:
-    """The line says default (English, Russian, Chinese, Japanese)."""
-    return not (line.startswith("# ") or line.startswith("## ")) and _DEFAULT_LINE.search(line) is not None
+    """The line says default (English, Russian, Chinese, Japanese; Traditional characters folded: 默認 is 默认)."""
+    return not (line.startswith("# ") or line.startswith("## ")) and _DEFAULT_LINE.search(fold(line)) is not None
 
 
 def _asks(low: str, gates: tuple[str, ...], english: _Lazy, russian: _Lazy | None, chinese: _Lazy | None) -> bool:
