@@ -26,7 +26,7 @@ The same holds for other answer types whose answer is a kind of line any bank wr
 - *status* ("is X done/implemented/supported yet", "which X are supported", "готово ли", "уже",
   "поддерживается", "完成了吗", "支持哪些"): a line carrying a status mark (✅ ⬜ ❌ 🔄, `[x]`, `[ ]`,
   struck-through text);
-- *default* ("by default", "по умолчанию", "默认"): a line saying default in any of the languages a
+- *default* ("by default", "по умолчанию", "默认", "デフォルト"): a line saying default in any of the languages a
   bank is written in (`default`, `по умолчанию`, `默认`, `デフォルト`, `既定`).
 A question of several types (how much of it is done yet) is answered by a line of any of them.
 """
@@ -135,7 +135,8 @@ _STATUS_RU = _Lazy(
     r"(?<![а-я])(?:уже|ещ[её]\s+не|готов|сделан|реализован|поддерж|исправлен|починен|планир|запланир|умеет|умеют"
     r"|законч|заверш|выполнен|осталось|остались|остался)")
 _STATUS_ZH = _Lazy(r"了吗|完成|支持|实现了|修好|修复了|已经|还没|尚未|计划|做好|进度|做完|上线了")
-_DEFAULT_Q = _Lazy(r"\bdefaults?\b|\bdefaulted\b|по\s+умолчанию|умолчани|默认|缺省|预设|預設")
+# Japanese デフォルト too: a line saying it is a default line (`_DEFAULT_LINE`), so a question saying it asks for one
+_DEFAULT_Q = _Lazy(r"\bdefaults?\b|\bdefaulted\b|по\s+умолчанию|умолчани|默认|缺省|预设|預設|デフォルト")
 
 # a path: a `/`-joined name ending in a file name or a `/`, or of three parts or more (`a/b/c`), or a file
 # name with an extension (`requirements.txt`, `main.rs`; not `e.g.`, `ipfs.io.`); a tree drawing
@@ -196,7 +197,8 @@ def asks_status(question: str) -> bool:
 
 def asks_default(question: str) -> bool:
     """Does the question ask what happens or is used by default?"""
-    return _asks(_lowered(question), ("default", "умолчан", "默认", "缺省", "预设", "預設"), _DEFAULT_Q, None, None)
+    return _asks(_lowered(question), ("default", "умолчан", "默认", "缺省", "预设", "預設", "デフォルト"),
+                 _DEFAULT_Q, None, None)
 
 
 # answer type -> (does the question ask it, does a line state it)

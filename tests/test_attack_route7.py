@@ -71,3 +71,10 @@ def test_a_traditional_line_saying_default_is_a_default_line():
     from memorybank.answertype import states_default
     assert states_default("快取逾時默認為 30 秒") and states_default("快取逾時預設為 30 秒")
     assert not states_default("快取逾時為 30 秒")
+
+
+def test_a_japanese_question_saying_default_asks_the_default_type():
+    """A line saying デフォルト states a default; a question saying it asked none. Before: "キャッシュのデフォルトの
+    タイムアウトは？" (and its half-width ﾃﾞﾌｫﾙﾄ) had no answer type, so the line giving the default was not weighed."""
+    assert answer_types("キャッシュのデフォルトのタイムアウトは？") == ("default",)
+    assert answer_types("キャッシュのﾃﾞﾌｫﾙﾄのタイムアウトは？") == ("default",)
