@@ -28,7 +28,9 @@ The same holds for other answer types whose answer is a kind of line any bank wr
   struck-through text);
 - *default* ("by default", "по умолчанию", "默认", "デフォルト"): a line saying default in any of the languages a
   bank is written in (`default`, `по умолчанию`, `默认`, `デフォルト`, `既定`).
-A question of several types (how much of it is done yet) is answered by a line of any of them.
+A question of several types (where does X live and is it done yet) is answered by a line of any of them; an
+interrogative of amount makes a question a quantity question, and a status word inside it does not add
+the status type ("how many are left" asks a number; `answer_types`, quantity-status).
 """
 
 from __future__ import annotations
@@ -210,9 +212,26 @@ TYPES: dict[str, tuple[Callable[[str], bool], Callable[[str], bool]]] = {
 }
 
 
+# -- quantity-status: a yes-no clause about a status (`is it done yet`, `готово ли`, `完成了吗`), the one status
+# form that asks on its own beside an interrogative of amount --
+_STATUS_CLAUSE = _Lazy(
+    r"(?:^|[,;]\s*(?:and\s+|but\s+)?|\band\s+)(?:is|are|was|were|has|have|had|does|do|did|can)\s+"
+    r"(?:it|they|this|that|these|those|the\s+[\w-]+)\b"
+    r"|(?<![а-я])(?:готов|сделан|реализован|поддерживает|заверш|выполнен|исправлен|починен|законч)[а-я]*\s+ли(?![а-я])"
+    r"|吗")
+
+
 def answer_types(question: str) -> tuple[str, ...]:
-    """The answer types the question asks (`TYPES`' names, in their order); empty when it asks none."""
-    return tuple(name for name, (asks, _) in TYPES.items() if asks(question))
+    """The answer types the question asks (`TYPES`' names, in their order); empty when it asks none.
+
+    An interrogative of amount (how many, сколько, 多少, 几) makes the question a quantity question: a status
+    word inside it (`how many are left`, `сколько уже готово`, `已经完成多少`) names what is counted, and its
+    answer is a number, so status lines do not answer it — unless a clause of its own asks the status
+    (`is it done yet, and how long will the rest take?`)."""
+    types = tuple(name for name, (asks, _) in TYPES.items() if asks(question))
+    if "quantity" in types and "status" in types and _STATUS_CLAUSE().search(_lowered(question)) is None:
+        types = tuple(name for name in types if name != "status")
+    return types
 
 
 def _by_weight(item: tuple[int, float]) -> tuple[float, int]:
