@@ -39,10 +39,13 @@ def _build() -> tuple:
 
 
 def _path() -> str | None:
-    from .cache import cache_dir, enabled
+    from .cache import cache_dir, cache_file, enabled
 
     if not enabled() or sys.implementation.name != "cpython":
         return None
+    banks = sys.modules.get(__package__ + ".bank")
+    if banks is not None and any(cache_file(root) is None for root in list(getattr(banks, "_BANKS", ()))):
+        return None  # attack-lean: the folder lies in a bank this process opened (never written, as cache_file)
     tag = zlib.crc32(repr(_build()).encode("utf-8", "surrogatepass"))
     return os.path.join(os.path.realpath(cache_dir()), f"regex-{sys.implementation.cache_tag}-{tag:08x}{SUFFIX}")
 
