@@ -5,6 +5,7 @@ superseded-decision links (`cache.EXTRAS` "succession"). Each test failed before
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -40,3 +41,109 @@ def test_compiled_patterns_are_never_saved_inside_the_bank(tmp_path):
                           capture_output=True, text=True, timeout=60,
                           env={**os.environ, "MEMORYBANK_CACHE_DIR": str(outside)})
     assert proc.returncode == 0 and list(outside.glob(f"*{regexes.SUFFIX}"))
+
+
+# -- the saved superseded-decision links against the cache-off answer, step by step ---------------------
+
+DECISIONS = {
+    "README.md": "# Bank\n\nStart here.\n",
+    "adr/ADR-001-server-sessions.md": doc("ADR-001: Server-side sessions", "Why login uses server-side sessions.",
+                                          doc_kind="adr", decision_status="superseded", superseded_by="ADR-004",
+                                          body="Login sessions live in the database.\n"),
+    "adr/ADR-004-clerk.md": doc("ADR-004: Login with Clerk", "Why login moved to Clerk from sessions.",
+                                doc_kind="adr", decision_status="accepted", supersedes="ADR-001",
+                                body="Login moved to Clerk to drop our server-side session store.\n"),
+    **{f"domain/area-{n}.md": doc(f"Area {n}", f"What area {n} holds.", body=f"Area {n} keeps its own notes.\n")
+       for n in range(6)},
+}
+WHY = "why do server-side sessions hold the login?"
+
+
+def _answers(root: Path, cache: Path, **env: str) -> list[str]:
+    out = []
+    for args in (("--route", WHY, "--json"), ("--prime", WHY)):
+        proc = subprocess.run([cli_path(), "--root", str(root), *args], capture_output=True, text=True,
+                              timeout=60, env={**os.environ, "NO_COLOR": "1", "MEMORYBANK_CACHE_DIR": str(cache),
+                                               **env})
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        out.append(proc.stdout)
+    return out
+
+
+def test_saved_succession_links_answer_as_the_cache_off_after_every_kind_of_change(tmp_path):
+    root = write_bank(tmp_path / "bank", DECISIONS)
+    cache = tmp_path / "c"
+    adr4 = root / "adr/ADR-004-clerk.md"
+    original = adr4.read_text(encoding="utf-8")
+
+    def new_adr() -> None:
+        (root / "adr/ADR-009-passkeys.md").write_text(doc(
+            "ADR-009: Passkeys", "Why login moved to passkeys from Clerk sessions.", doc_kind="adr",
+            decision_status="accepted", supersedes="ADR-004", body="Login sessions now use passkeys.\n"),
+            encoding="utf-8")
+
+    steps = [
+        ("first", lambda: None),
+        ("new ADR supersedes another", new_adr),
+        ("edit drops a link", lambda: adr4.write_text(original.replace("supersedes: ADR-001\n", ""), "utf-8")),
+        ("restore after the edit", lambda: adr4.write_text(original, "utf-8")),
+        ("rename", lambda: adr4.rename(root / "adr/ADR-004-login-clerk.md")),
+        ("delete", lambda: (root / "adr/ADR-009-passkeys.md").unlink()),
+        ("dna file", lambda: write_bank(root, {"dna/vocabulary.md": "# Vocabulary\n\n- session: a login.\n"})),
+    ]
+    seen = set()
+    for name, change in steps:
+        change()
+        warm = _answers(root, cache)  # reads what the previous step's process saved
+        again = _answers(root, cache)
+        off = _answers(root, cache, MEMORYBANK_CACHE="off")
+        assert warm == again == off, name
+        seen.add(off[0])
+    assert len(seen) >= 4  # the steps did change the answer
+
+
+# -- a crafted store: a program other than the pattern's ------------------------------------------------
+
+COMPILES = """
+import json, re, sys
+from memorybank import timewords
+patterns = [pattern for pattern, _ in timewords._compiled()]
+print(json.dumps([found == re.compile(spec, re.IGNORECASE) for found, (spec, _) in zip(patterns, timewords._SPECS)]))
+"""
+
+
+def _same(cache: Path) -> list[bool]:
+    proc = subprocess.run([sys.executable, "-c", COMPILES], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "MEMORYBANK_CACHE_DIR": str(cache)})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    import json
+    return json.loads(proc.stdout)
+
+
+def _crafted(data: bytes, program: tuple) -> bytes:
+    """The store's bytes with every saved program swapped for `program`, checksum made good again."""
+    import marshal
+    import zlib
+    head = len(regexes.MAGIC) + 4
+    fields = list(marshal.loads(data[head:]))
+    for n, field in enumerate(fields):
+        if type(field) is dict:
+            fields[n] = dict.fromkeys(field, program)
+    body = marshal.dumps(tuple(fields))
+    return regexes.MAGIC + zlib.crc32(body).to_bytes(4, "little") + body
+
+
+def test_a_store_copied_in_from_elsewhere_with_other_programs_is_never_used(tmp_path):
+    """A store restored from an archive or another machine's cache (a CI cache, a synced home), owned by
+    this user with its checksum right, whose programs are not the patterns': `_sre.compile` runs them
+    unchecked beyond a partial validation (a crafted program can crash the interpreter), and before the fix
+    every time word matched as `zzz`. Only a store written in place by this cache folder is trusted."""
+    assert all(_same(tmp_path))
+    [store] = tmp_path.glob(f"*{regexes.SUFFIX}")
+    crafted = _crafted(store.read_bytes(), regexes._program("zzz", re.IGNORECASE))
+    copy = store.with_name("copy")
+    copy.write_bytes(crafted)  # another file, as an unpacked archive or rsync makes, then in its place
+    copy.chmod(0o600)
+    copy.replace(store)
+    assert all(_same(tmp_path))
+    assert all(_same(tmp_path))  # replaced by a good store
