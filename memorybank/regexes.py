@@ -47,7 +47,10 @@ def _path() -> str | None:
     banks = sys.modules.get(__package__ + ".bank")
     if banks is not None and any(cache_file(root) is None for root in list(getattr(banks, "_BANKS", ()))):
         return None  # attack-lean: the folder lies in a bank this process opened (never written, as cache_file)
-    tag = zlib.crc32(repr(_build()).encode("utf-8", "surrogatepass"))
+    try:
+        tag = zlib.crc32(repr(_build()).encode("utf-8", "surrogatepass"))
+    except Exception:  # noqa: BLE001 - an `_sre` without its magic or code size (attack-lean): re.compile
+        return None
     return os.path.join(os.path.realpath(cache_dir()), f"regex-{sys.implementation.cache_tag}-{tag:08x}{SUFFIX}")
 
 

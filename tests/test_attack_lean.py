@@ -147,3 +147,30 @@ def test_a_store_copied_in_from_elsewhere_with_other_programs_is_never_used(tmp_
     copy.replace(store)
     assert all(_same(tmp_path))
     assert all(_same(tmp_path))  # replaced by a good store
+
+
+# -- an interpreter whose `_sre` lacks what the store is keyed by -----------------------------------------
+
+WITHOUT = """
+import sys, types, _sre
+stub = types.ModuleType("_sre")  # what memorybank imports; re keeps the real one
+stub.__dict__.update({k: v for k, v in vars(_sre).items() if k != sys.argv[1]})
+sys.modules["_sre"] = stub
+from memorybank import cli
+cli.main(sys.argv[2:])
+"""
+
+
+def test_an_sre_without_its_magic_or_code_size_routes_as_before_and_saves_nothing(tmp_path):
+    """Before the fix the key of the store (`_build`) read `_sre.MAGIC` unguarded: an AttributeError at the
+    first import, where a missing `_sre.compile` was already compiled as always."""
+    root = write_bank(tmp_path / "bank", BANK)
+    args = ["--root", str(root), "--route", "why do exports queue since last week?", "--json"]
+    expected = subprocess.run([cli_path(), *args], capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "MEMORYBANK_CACHE": "off"}).stdout
+    for missing in ("MAGIC", "CODESIZE", "compile"):
+        cache = tmp_path / missing
+        proc = subprocess.run([sys.executable, "-c", WITHOUT, missing, *args], capture_output=True, text=True,
+                              timeout=60, env={**os.environ, "MEMORYBANK_CACHE_DIR": str(cache)})
+        assert (proc.returncode, proc.stdout, proc.stderr) == (0, expected, ""), missing
+        assert not list(cache.glob(f"*{regexes.SUFFIX}")), missing
