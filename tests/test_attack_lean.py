@@ -152,7 +152,7 @@ def test_a_store_copied_in_from_elsewhere_with_other_programs_is_never_used(tmp_
 # -- an interpreter whose `_sre` lacks what the store is keyed by -----------------------------------------
 
 WITHOUT = """
-import sys, types, _sre
+import re, sys, types, _sre  # re with the real _sre
 stub = types.ModuleType("_sre")  # what memorybank imports; re keeps the real one
 stub.__dict__.update({k: v for k, v in vars(_sre).items() if k != sys.argv[1]})
 sys.modules["_sre"] = stub
@@ -172,5 +172,5 @@ def test_an_sre_without_its_magic_or_code_size_routes_as_before_and_saves_nothin
         cache = tmp_path / missing
         proc = subprocess.run([sys.executable, "-c", WITHOUT, missing, *args], capture_output=True, text=True,
                               timeout=60, env={**os.environ, "MEMORYBANK_CACHE_DIR": str(cache)})
-        assert (proc.returncode, proc.stdout, proc.stderr) == (0, expected, ""), missing
+        assert (proc.returncode, proc.stdout, proc.stderr) == (0, expected, ""), proc.stderr
         assert not list(cache.glob(f"*{regexes.SUFFIX}")), missing
