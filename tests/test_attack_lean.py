@@ -174,3 +174,33 @@ def test_an_sre_without_its_magic_or_code_size_routes_as_before_and_saves_nothin
                               timeout=60, env={**os.environ, "MEMORYBANK_CACHE_DIR": str(cache)})
         assert (proc.returncode, proc.stdout, proc.stderr) == (0, expected, ""), proc.stderr
         assert not list(cache.glob(f"*{regexes.SUFFIX}")), missing
+
+
+# -- git from PATH, never from the bank --------------------------------------------------------------------
+
+HOSTILE_GIT = "#!/bin/sh\necho ran >> {marker}\nexit 1\n"
+
+
+def test_an_empty_path_entry_never_runs_a_git_file_lying_in_the_bank(tmp_path):
+    """exec resolves an empty or relative PATH entry (`PATH=:/usr/bin`, a common slip) in the child's
+    working folder, which git spawns set to the bank: before the fix an executable `git` committed in a
+    cloned bank ran on the first refresh (`ignored`), and on every git call after it."""
+    import shutil
+
+    from conftest import git_repo
+    project = git_repo(tmp_path / "project", {"memory_bank/" + k: v for k, v in BANK.items()})
+    marker = tmp_path / "marker"
+    for folder in (project, project / "memory_bank"):
+        planted = folder / "git"
+        planted.write_text(HOSTILE_GIT.format(marker=marker), encoding="utf-8")
+        planted.chmod(0o755)
+    real = os.path.dirname(shutil.which("git"))
+    clean = os.pathsep.join([os.path.dirname(cli_path()), real, "/usr/bin", "/bin"])
+    answers = []
+    for path in (clean, os.pathsep + clean, "." + os.pathsep + clean):
+        env = {**os.environ, "PATH": path, "MEMORYBANK_CACHE": "off", "NO_COLOR": "1"}
+        found = [subprocess.run([cli_path(), "--root", "memory_bank", *args], capture_output=True, text=True,
+                                cwd=project, env=env, timeout=60) for args in (("--route", "exports"), ("--drift",))]
+        answers.append([(p.returncode, p.stdout) for p in found])
+    assert not marker.exists()
+    assert answers[0] == answers[1] == answers[2]
