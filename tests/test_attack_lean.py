@@ -204,3 +204,41 @@ def test_an_empty_path_entry_never_runs_a_git_file_lying_in_the_bank(tmp_path):
         answers.append([(p.returncode, p.stdout) for p in found])
     assert not marker.exists()
     assert answers[0] == answers[1] == answers[2]
+
+
+def test_a_live_server_restored_from_saved_links_answers_as_one_without_the_cache(tmp_path, monkeypatch):
+    """Two real servers over stdio, one started from a cache holding the links (a CLI process saved it),
+    one with the cache off, asked the same why-question after each change on disk."""
+    from mcpkit import Session
+    root = write_bank(tmp_path / "bank", DECISIONS)
+    cache = tmp_path / "c"
+    monkeypatch.setenv("MEMORYBANK_CACHE_DIR", str(cache))
+    _answers(root, cache)  # saves the cache, links included
+    assert any(cache.glob("*.mbc"))
+    warm = Session(root)
+    monkeypatch.setenv("MEMORYBANK_CACHE", "off")
+    cold = Session(root)
+    adr4 = root / "adr/ADR-004-clerk.md"
+    original = adr4.read_text(encoding="utf-8")
+    steps = [
+        lambda: None,
+        lambda: write_bank(root, {"adr/ADR-009-passkeys.md": doc(
+            "ADR-009: Passkeys", "Why login moved to passkeys from Clerk sessions.", doc_kind="adr",
+            decision_status="accepted", supersedes="ADR-004", body="Login sessions now use passkeys.\n")}),
+        lambda: adr4.write_text(original.replace("supersedes: ADR-001\n", ""), "utf-8"),
+        lambda: adr4.write_text(original, "utf-8"),
+        lambda: adr4.rename(root / "adr/ADR-004-login-clerk.md"),
+        lambda: (root / "adr/ADR-009-passkeys.md").unlink(),
+    ]
+    try:
+        seen = set()
+        for n, change in enumerate(steps):
+            change()
+            for tool, args in (("bank_route", {"question": WHY}), ("bank_route", {"question": WHY, "limit": 2})):
+                a, b = warm.call(tool, args), cold.call(tool, args)
+                assert a.is_error == b.is_error and a.content[0].text == b.content[0].text, (n, tool)
+            seen.add(b.content[0].text)
+        assert len(seen) >= 3
+    finally:
+        warm.close()
+        cold.close()
