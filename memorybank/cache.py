@@ -45,6 +45,8 @@ from .gcpause import bulk
 from .records import Doc, Edge, Link, RuleRef, key_row
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .bank import Bank
 
 FORMAT = 6  # 2: compact layouts (Slots, 'H' counts, term sets); 3: the body's CRC-32 before it;
@@ -595,19 +597,8 @@ def save(bank: Bank) -> bool:
     header = marshal.dumps(_header(str(bank.root)))
     folder = os.path.dirname(path)
     try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        import tempfile  # only a call that writes the cache pays for it (and shutil, random)
-
-        fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=SUFFIX, dir=folder)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(MAGIC + len(header).to_bytes(4, "little") + header
-                             + zlib.crc32(body).to_bytes(4, "little") + body)
-            os.replace(temp, path)
-        except BaseException:
-            with _quiet():
-                os.unlink(temp)
-            raise
+        replace_private(path, SUFFIX, lambda _: MAGIC + len(header).to_bytes(4, "little") + header
+                        + zlib.crc32(body).to_bytes(4, "little") + body)
     except OSError:
         return False
     bank.snapshot = {"indexes": {key: carried.get(key) for key in states}, "generation": bank.generation}
@@ -615,6 +606,26 @@ def save(bank: Bank) -> bool:
         bank.cache[key].fresh = False  # type: ignore[attr-defined]
     _prune(folder, keep=path)
     return True
+
+
+def replace_private(path: str, suffix: str, content: Callable[[os.stat_result], bytes]) -> None:
+    """Write a file of the cache folder whole or not at all: `content` (given the new file's own stat, for
+    a file that records where it was written) goes to a temporary file beside `path`, renamed over it, so
+    processes running at once each read a whole file. The folder is made private (0700) if missing.
+    Raises OSError; the temporary file never stays behind."""
+    folder = os.path.dirname(path)
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    import tempfile  # only a call that writes pays for it (and shutil, random)
+
+    fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=suffix, dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(content(os.fstat(handle.fileno())))
+        os.replace(temp, path)
+    except BaseException:
+        with _quiet():
+            os.unlink(temp)
+        raise
 
 
 def _maps(bank: Bank, rows: dict) -> tuple | None:

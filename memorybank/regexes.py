@@ -145,25 +145,16 @@ def flush() -> None:
         return
     _LOADED.update(programs)
     kept = _LOADED if len(_LOADED) <= MAX_PATTERNS else programs
-    folder = os.path.dirname(path)
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        import tempfile
+    from .cache import replace_private
 
-        fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=SUFFIX, dir=folder)
+    def content(where: os.stat_result) -> bytes:
         try:
-            with os.fdopen(fd, "wb") as handle:
-                try:
-                    body = marshal.dumps((_build(), _where(os.fstat(handle.fileno())), kept))
-                except ValueError as error:
-                    raise OSError("a program marshal cannot write") from error
-                handle.write(MAGIC + zlib.crc32(body).to_bytes(4, "little") + body)
-            os.replace(temp, path)
-        except BaseException:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
-            raise
+            body = marshal.dumps((_build(), _where(where), kept))
+        except ValueError as error:
+            raise OSError("a program marshal cannot write") from error
+        return MAGIC + zlib.crc32(body).to_bytes(4, "little") + body
+
+    try:
+        replace_private(path, SUFFIX, content)
     except OSError:
         return
