@@ -11,11 +11,11 @@ both types. One real CLI process; the rest through its entry point.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from conftest import cli_in_process, run_cli, write_bank
+from conftest import write_bank
+from test_route_plain4 import _route
 
 from memorybank.answertype import answer_types
 
@@ -34,12 +34,6 @@ CORE = {
 
 QUANTITY = "Сколько зависимостей было у извлечённого кода и сколько осталось?"
 NUMBER_LINE = 'body: L9 "У извлечённого кода было 6 зав'
-
-
-def _route(bank: Path, question: str, first: bool = False) -> list[dict]:
-    proc = (run_cli if first else cli_in_process)("route", "--root", str(bank), question, "--limit", "3", "--json")
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)["results"]
 
 
 @pytest.fixture(scope="module")
