@@ -16,9 +16,9 @@ from conftest import cli_in_process, doc, run_cli, write_bank
 from memorybank.lang import build_lexicon
 
 PAGES = {
-    "batch-functions.md": doc("バッチ処理の関数", "バッチ処理で呼ぶ関数の引数"),
-    "batch.md": doc("バッチ処理", "バッチ処理の流れ、バッチ処理の時刻、処理の順序"),
-    "notify-settings.md": doc("通知の設定", "Slack通知の設定項目"),
+    "batch-functions.md": doc("関数", "バッチ処理で呼ぶ関数の引数"),
+    "batch.md": doc("バッチ処理", "バッチ処理の流れ、バッチ処理の時刻、処理の順序と処理の担当"),
+    "notify-settings.md": doc("設定", "Slack通知の設定項目"),
     "notify.md": doc("通知", "通知の送り先、通知の形式、通知の頻度"),
     "team.md": doc("チーム", "チームの体制と担当"),
 }
