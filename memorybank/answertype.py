@@ -26,9 +26,11 @@ The same holds for other answer types whose answer is a kind of line any bank wr
 - *status* ("is X done/implemented/supported yet", "which X are supported", "готово ли", "уже",
   "поддерживается", "完成了吗", "支持哪些"): a line carrying a status mark (✅ ⬜ ❌ 🔄, `[x]`, `[ ]`,
   struck-through text);
-- *default* ("by default", "по умолчанию", "默认"): a line saying default in any of the languages a
+- *default* ("by default", "по умолчанию", "默认", "デフォルト"): a line saying default in any of the languages a
   bank is written in (`default`, `по умолчанию`, `默认`, `デフォルト`, `既定`).
-A question of several types (how much of it is done yet) is answered by a line of any of them.
+A question of several types (where does X live and is it done yet) is answered by a line of any of them; an
+interrogative of amount makes a question a quantity question, and a status word inside it does not add
+the status type ("how many are left" asks a number; `answer_types`, quantity-status).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from collections.abc import Callable
 
 from .evidence import Evidence, kept_body, line_needles, section_at, short_excerpt
 from .lang import SearchConcept
+from .lang.tokens import fold, normalize
 from .records import Doc
 from .regexes import compiled
 from .search import SearchIndex, _excerpt, _placed
@@ -73,7 +76,9 @@ _DIGIT = compiled(rf"(?<![{_LETTER}\d])(?<![{_LETTER}]-)\d|(?<![{_LETTER}\d])[vV
 
 
 def _lowered(question: str) -> str:
-    return question.lower().replace("ё", "е")
+    """The question as its concepts read it (attack-route7): NFKC (ＷＨＥＲＥ is where), CJK folded to Simplified
+    (哪個 is 哪个, 默認 is 默认: `lang/variants.py`), lowercased, `ё` as `е`."""
+    return fold(normalize(question)).lower().replace("ё", "е")
 
 
 def asks_quantity(question: str) -> bool:
@@ -132,7 +137,8 @@ _STATUS_RU = _Lazy(
     r"(?<![а-я])(?:уже|ещ[её]\s+не|готов|сделан|реализован|поддерж|исправлен|починен|планир|запланир|умеет|умеют"
     r"|законч|заверш|выполнен|осталось|остались|остался)")
 _STATUS_ZH = _Lazy(r"了吗|完成|支持|实现了|修好|修复了|已经|还没|尚未|计划|做好|进度|做完|上线了")
-_DEFAULT_Q = _Lazy(r"\bdefaults?\b|\bdefaulted\b|по\s+умолчанию|умолчани|默认|缺省|预设|預設")
+# Japanese デフォルト too: a line saying it is a default line (`_DEFAULT_LINE`), so a question saying it asks for one
+_DEFAULT_Q = _Lazy(r"\bdefaults?\b|\bdefaulted\b|по\s+умолчанию|умолчани|默认|缺省|预设|預設|デフォルト")
 
 # a path: a `/`-joined name ending in a file name or a `/`, or of three parts or more (`a/b/c`), or a file
 # name with an extension (`requirements.txt`, `main.rs`; not `e.g.`, `ipfs.io.`); a tree drawing
@@ -166,8 +172,8 @@ def states_status(line: str) -> bool:
 
 
 def states_default(line: str) -> bool:
-    """The line says default (English, Russian, Chinese, Japanese)."""
-    return not (line.startswith("# ") or line.startswith("## ")) and _DEFAULT_LINE.search(line) is not None
+    """The line says default (English, Russian, Chinese, Japanese; Traditional characters folded: 默認 is 默认)."""
+    return not (line.startswith("# ") or line.startswith("## ")) and _DEFAULT_LINE.search(fold(line)) is not None
 
 
 def _asks(low: str, gates: tuple[str, ...], english: _Lazy, russian: _Lazy | None, chinese: _Lazy | None) -> bool:
@@ -193,7 +199,8 @@ def asks_status(question: str) -> bool:
 
 def asks_default(question: str) -> bool:
     """Does the question ask what happens or is used by default?"""
-    return _asks(_lowered(question), ("default", "умолчан", "默认", "缺省", "预设", "預設"), _DEFAULT_Q, None, None)
+    return _asks(_lowered(question), ("default", "умолчан", "默认", "缺省", "预设", "預設", "デフォルト"),
+                 _DEFAULT_Q, None, None)
 
 
 # answer type -> (does the question ask it, does a line state it)
@@ -205,9 +212,26 @@ TYPES: dict[str, tuple[Callable[[str], bool], Callable[[str], bool]]] = {
 }
 
 
+# -- quantity-status: a yes-no clause about a status (`is it done yet`, `готово ли`, `完成了吗`), the one status
+# form that asks on its own beside an interrogative of amount --
+_STATUS_CLAUSE = _Lazy(
+    r"(?:^|[,;]\s*(?:and\s+|but\s+)?|\band\s+)(?:is|are|was|were|has|have|had|does|do|did|can)\s+"
+    r"(?:it|they|this|that|these|those|the\s+[\w-]+)\b"
+    r"|(?<![а-я])(?:готов|сделан|реализован|поддерживает|заверш|выполнен|исправлен|починен|законч)[а-я]*\s+ли(?![а-я])"
+    r"|吗")
+
+
 def answer_types(question: str) -> tuple[str, ...]:
-    """The answer types the question asks (`TYPES`' names, in their order); empty when it asks none."""
-    return tuple(name for name, (asks, _) in TYPES.items() if asks(question))
+    """The answer types the question asks (`TYPES`' names, in their order); empty when it asks none.
+
+    An interrogative of amount (how many, сколько, 多少, 几) makes the question a quantity question: a status
+    word inside it (`how many are left`, `сколько уже готово`, `已经完成多少`) names what is counted, and its
+    answer is a number, so status lines do not answer it — unless a clause of its own asks the status
+    (`is it done yet, and how long will the rest take?`)."""
+    types = tuple(name for name, (asks, _) in TYPES.items() if asks(question))
+    if "quantity" in types and "status" in types and _STATUS_CLAUSE().search(_lowered(question)) is None:
+        types = tuple(name for name in types if name != "status")
+    return types
 
 
 def _by_weight(item: tuple[int, float]) -> tuple[float, int]:

@@ -491,13 +491,13 @@ _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLO
 HEADER_SLACK = 1 << 16  # magic, length and header around a body of at most MAX_FILE_BYTES
 
 
-def _read_own(path: str) -> bytes | None:
+def _read_own(path: str, seen: list[os.stat_result] | None = None) -> bytes | None:
     """The bytes of the cache file at `path` when it is one this user wrote; None for anything else.
 
     Never followed (a planted symlink), never waited on (a FIFO), never read past the bound (a sparse
     1 GB file, /dev/zero), and only trusted when owned by this user and writable by no one else: the
     file is turned back into documents with `marshal`, which is not safe against hostile bytes, and a
-    forged cache with matching stamps would otherwise answer with its own text.
+    forged cache with matching stamps would otherwise answer with its own text. `seen` gets the file's stat.
     """
     try:
         fd = os.open(path, _OPEN_FLAGS)
@@ -510,6 +510,8 @@ def _read_own(path: str) -> bytes | None:
             return None
         with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read(MAX_FILE_BYTES + HEADER_SLACK + 1)
+        if seen is not None:
+            seen.append(info)
     except OSError:
         return None
     finally:

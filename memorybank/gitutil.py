@@ -21,7 +21,7 @@ from .regexes import compiled
 if TYPE_CHECKING:
     pass
 
-_BASE = ("git", "-c", "core.quotepath=off")
+_OPTIONS = ("-c", "core.quotepath=off")
 _CHUNK = 1 << 16
 # A ref that walks back from a base: HEAD~20, main^^, v1~3^2. `base` is what must exist.
 # A first-parent walk (`~N`, `^`, `^1`): it may run out of history. `^2`, `^3` name another parent,
@@ -46,10 +46,31 @@ def _env() -> dict[str, str]:
 
 
 def git_available() -> bool:
-    """Whether a `git` executable is on PATH."""
-    import shutil  # here, not at the top: shutil (with bz2, lzma) is ~3 ms of a call that never asks git
+    """Whether a `git` executable is on PATH (`git_executable`)."""
+    return git_executable() is not None
 
-    return shutil.which("git") is not None
+
+def git_executable() -> str | None:
+    """The `git` every spawn runs: the first in PATH's absolute folders, None when there is none.
+
+    attack-lean: exec resolves an empty or relative PATH entry (`PATH=:/usr/bin`, `.`) in the child's
+    working folder, and git runs in the bank — a clone anyone can commit an executable `git` to — so those
+    entries are never searched. Windows keeps its own search (`git`)."""
+    if os.name == "nt":
+        return "git"
+    for folder in os.get_exec_path():  # read per call, as exec would: a git installed later is found
+        candidate = os.path.join(folder, "git")
+        if os.path.isabs(folder) and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def git_command(*args: str) -> list[str]:
+    """`git -c core.quotepath=off ARGS` with the executable found (`git_executable`); OSError without one."""
+    found = git_executable()
+    if found is None:
+        raise FileNotFoundError("git is not installed (no git in PATH's absolute folders)")
+    return [found, *_OPTIONS, *args]
 
 
 def decode(raw: bytes) -> str:
@@ -60,7 +81,7 @@ def decode(raw: bytes) -> str:
 def run_git(cwd: str | os.PathLike[str], *args: str, timeout: float | None = None) -> bytes:
     """Run one git command in `cwd` and return its stdout bytes; raises GitFailure on a non-zero exit."""
     try:
-        proc = subprocess.run(_BASE + args, cwd=cwd, env=_env(), stdin=subprocess.DEVNULL,
+        proc = subprocess.run(git_command(*args), cwd=cwd, env=_env(), stdin=subprocess.DEVNULL,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False, timeout=timeout)
     except (OSError, subprocess.SubprocessError) as exc:  # git missing, cwd gone, or too slow
         raise GitFailure(args, -1, str(exc)) from exc
@@ -91,7 +112,7 @@ def stream_git(cwd: str | os.PathLike[str], *args: str) -> Iterator[Iterator[byt
     env = _env()
     env["GIT_FLUSH"] = "0"
     try:
-        proc = subprocess.Popen(_BASE + args, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+        proc = subprocess.Popen(git_command(*args), cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
     except OSError as exc:
         raise GitFailure(args, -1, str(exc)) from exc
@@ -329,7 +350,7 @@ def ignored(cwd: str | os.PathLike[str], paths: list[str]) -> set[str]:
         return set()
     data = b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths)
     try:
-        proc = subprocess.run(_BASE + ("check-ignore", "-z", "--stdin"), cwd=cwd, env=_env(), input=data,
+        proc = subprocess.run(git_command("check-ignore", "-z", "--stdin"), cwd=cwd, env=_env(), input=data,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False, timeout=30)
     except (OSError, subprocess.SubprocessError):
         return set()

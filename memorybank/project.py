@@ -111,9 +111,10 @@ def _tracked(top: Path, rel: str) -> bool:
     """Whether git tracks `rel` in the repository at `top`; an unanswered question counts as yes (refuse)."""
     import subprocess
 
+    from .gitutil import git_executable
     try:
-        proc = subprocess.run(["git", "--no-optional-locks", "-C", str(top), "ls-files", "-z", "--",
-                               ":(literal)" + rel], capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
+        proc = subprocess.run([git_executable() or "", "--no-optional-locks", "-C", str(top), "ls-files", "-z",
+                               "--", ":(literal)" + rel], capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.SubprocessError):
         return True
     return proc.returncode != 0 or bool(proc.stdout.strip(b"\0"))

@@ -11,7 +11,8 @@ the end of a CLI call or a hook, and by `compile_all`) saves what this process c
 A program is saved only when the pattern it makes equals `re.compile`'s (`Pattern.__eq__` compares
 programs), so a loaded pattern is the one `re` would have built. Anything unusable — caching off
 (`MEMORYBANK_CACHE=off`), another build's file, a damaged or foreign file (read as the parse cache is:
-this user's, never followed, bounded), an interpreter without `_sre.compile` — means `re.compile`, as before.
+this user's, never followed, bounded; and the very file written here, not a copy: `_where`), an
+interpreter without `_sre.compile` — means `re.compile`, as before.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import re
 import sys
 import zlib
 
-FORMAT = 1
+FORMAT = 2  # 2: the file names its own inode (attack-lean)
 MAGIC = b"MBREGEX\n"
 SUFFIX = ".mbre"
 MAX_PATTERNS = 512  # programs in one file: patterns of older code are dropped past it
@@ -39,11 +40,17 @@ def _build() -> tuple:
 
 
 def _path() -> str | None:
-    from .cache import cache_dir, enabled
+    from .cache import cache_dir, cache_file, enabled
 
     if not enabled() or sys.implementation.name != "cpython":
         return None
-    tag = zlib.crc32(repr(_build()).encode("utf-8", "surrogatepass"))
+    banks = sys.modules.get(__package__ + ".bank")
+    if banks is not None and any(cache_file(root) is None for root in list(getattr(banks, "_BANKS", ()))):
+        return None  # attack-lean: the folder lies in a bank this process opened (never written, as cache_file)
+    try:
+        tag = zlib.crc32(repr(_build()).encode("utf-8", "surrogatepass"))
+    except Exception:  # noqa: BLE001 - an `_sre` without its magic or code size (attack-lean): re.compile
+        return None
     return os.path.join(os.path.realpath(cache_dir()), f"regex-{sys.implementation.cache_tag}-{tag:08x}{SUFFIX}")
 
 
@@ -56,19 +63,28 @@ def _read() -> dict[tuple[str | bytes, int], tuple]:
         return _LOADED
     from .cache import _read_own
 
-    data = _read_own(path)
+    seen: list[os.stat_result] = []
+    data = _read_own(path, seen)
     if data is None or not data.startswith(MAGIC) or len(data) < len(MAGIC) + 4:
         return _LOADED
     body = data[len(MAGIC) + 4:]
     if zlib.crc32(body) != int.from_bytes(data[len(MAGIC):len(MAGIC) + 4], "little"):
         return _LOADED
     try:
-        build, programs = marshal.loads(body)
+        build, where, programs = marshal.loads(body)
     except (EOFError, ValueError, TypeError):
         return _LOADED
-    if build == _build() and type(programs) is dict:
+    if build == _build() and where == _where(seen[0]) and type(programs) is dict:
         _LOADED.update(programs)
     return _LOADED
+
+
+def _where(info: os.stat_result) -> tuple[int, int]:
+    """The file a store was written as (device, inode), saved in it: a copy of a store, from an archive or
+    another machine's cache (a restored CI cache, a synced home), is another file and is not read. What
+    `_sre.compile` is handed runs unchecked beyond a partial validation: a crafted program can crash the
+    interpreter, or match what the pattern does not."""
+    return (info.st_dev, info.st_ino)
 
 
 def _program(pattern: str | bytes, flags: int) -> tuple:
@@ -129,10 +145,6 @@ def flush() -> None:
         return
     _LOADED.update(programs)
     kept = _LOADED if len(_LOADED) <= MAX_PATTERNS else programs
-    try:
-        body = marshal.dumps((_build(), kept))
-    except ValueError:
-        return
     folder = os.path.dirname(path)
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
@@ -141,6 +153,10 @@ def flush() -> None:
         fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=SUFFIX, dir=folder)
         try:
             with os.fdopen(fd, "wb") as handle:
+                try:
+                    body = marshal.dumps((_build(), _where(os.fstat(handle.fileno())), kept))
+                except ValueError as error:
+                    raise OSError("a program marshal cannot write") from error
                 handle.write(MAGIC + zlib.crc32(body).to_bytes(4, "little") + body)
             os.replace(temp, path)
         except BaseException:

@@ -19,7 +19,8 @@ character, which would cut longer words apart, or an ordinary phrase: 还原 is 
 English words whose stem is another word's are left out (`generic` is `generate`'s, `objective`
 `object`'s, `production` `product`'s, `availability` `available`'s). Phrases are avoided: a phrase's
 words become English words of the row (`lexicon._english_terms`), so "web address" would make
-*ссылка* reach every page saying "address".
+*ссылка* reach every page saying "address"; a concept English names only by a phrase (pull request,
+root cause) leaves its English cell empty (`-`): its Russian and Chinese words still meet each other.
 
 Japanese words whose Chinese is another word (issue 14, ja-words): 関数 folds to 关数, not 函数; 設定 to
 设定, not 设置. The rows here and in `dictionary.ROWS` carry such words, folded (`variants.fold`; kana
@@ -37,7 +38,7 @@ from __future__ import annotations
 ROWS = """
 link, url, uri, hyperlink, href | ссыл, урл | 链接, 网址, 超链接
 checkout | чекаут | 检出, 签出
-pull request, merge request | пулреквест, мерджреквест | 拉取请求, 合并请求
+- | пулреквест, мерджреквест | 拉取请求, 合并请求
 revert, rollback, undo | откат, ревертн, реверт | 回滚, 撤销
 artifact | артефакт | 制品, 构件, 产物
 bundle, bundler | бандл | 打包
@@ -87,9 +88,9 @@ window | окн, окошк | 窗口, ウィンドウ
 diagnose, diagnostics, diagnosis, troubleshoot, troubleshooting | диагност | 诊断, 排查, 排错
 hang, freeze, unresponsive | зависа, подвиса | 卡住, 卡死, 卡顿, 无响应
 reproduce, repro | воспроизв | 复现, 重现
-root cause | первопричин | 根因, 根本原因
+- | первопричин | 根因, 根本原因
 typo, misspelling | опечатк, опечаток | 错别字, 笔误
-stack trace, traceback, backtrace | стектрейс | 堆栈, 调用栈
+stacktrace, traceback, backtrace | стектрейс | 堆栈, 调用栈
 performance, perf, speed, speedup, accelerate | производительн, ускор | 性能, 加速, 提速, 高速化
 bottleneck | бутылочн | 瓶颈
 efficiency, efficient | эффективн | 效率, 高效
