@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import cli_path, doc, write_bank
+from conftest import cli_in_process, cli_path, doc, write_bank
 
 from memorybank import regexes
 
@@ -60,11 +60,16 @@ WHY = "why do server-side sessions hold the login?"
 
 
 def _answers(root: Path, cache: Path, **env: str) -> list[str]:
+    """Route and prime answers of real processes; with the cache off, of the CLI in this process (no cache
+    to read, and the suite spares 14 processes)."""
     out = []
     for args in (("--route", WHY, "--json"), ("--prime", WHY)):
-        proc = subprocess.run([cli_path(), "--root", str(root), *args], capture_output=True, text=True,
-                              timeout=60, env={**os.environ, "NO_COLOR": "1", "MEMORYBANK_CACHE_DIR": str(cache),
-                                               **env})
+        if env.get("MEMORYBANK_CACHE") == "off":
+            proc = cli_in_process("--root", str(root), *args, env={"MEMORYBANK_CACHE_DIR": str(cache), **env})
+        else:
+            proc = subprocess.run([cli_path(), "--root", str(root), *args], capture_output=True, text=True,
+                                  timeout=60, env={**os.environ, "NO_COLOR": "1",
+                                                   "MEMORYBANK_CACHE_DIR": str(cache), **env})
         assert proc.returncode == 0, proc.stderr[-2000:]
         out.append(proc.stdout)
     return out
