@@ -32,6 +32,7 @@ import marshal
 import os
 import stat
 import sys
+import time
 import zlib
 from array import array
 from collections import deque
@@ -57,6 +58,8 @@ MAGIC = b"MBCACHE\n"
 MAX_FILE_BYTES = 256 << 20
 MAX_DIR_BYTES = 1 << 30
 SUFFIX = ".mbc"
+TEMP_SUFFIXES = (SUFFIX, ".mbre")  # what `replace_private` writes here: bank caches and the pattern store
+STALE_TEMP_NS = 600 * 10**9  # a temporary file this old is a killed writer's (`_prune`)
 _FIELDS = Doc.__slots__
 _NESTED = {"derived_from": Edge, "links": Link, "rule_refs": RuleRef}
 _NESTED_AT = tuple((_FIELDS.index(name), partial(tuple.__new__, kind), {len(kind._fields)})
@@ -643,13 +646,21 @@ def _extra_state(bank: Bank, key: str) -> Any:
 
 
 def _prune(folder: str, keep: str) -> None:
-    """Remove the oldest cache files while the folder holds more than MAX_DIR_BYTES."""
+    """Remove the oldest cache files while the folder holds more than MAX_DIR_BYTES, and the temporary
+    files of writers killed before their rename (`replace_private`'s `.tmp-*`, the parse cache's and
+    the pattern store's, older than STALE_TEMP_NS: a live writer renames its own within seconds)."""
+    stale_before = time.time_ns() - STALE_TEMP_NS
     try:
         entries = []
         with os.scandir(folder) as it:
             for entry in it:
-                if entry.name.endswith(SUFFIX) and entry.is_file(follow_symlinks=False):
-                    info = entry.stat(follow_symlinks=False)
+                if not entry.name.endswith(TEMP_SUFFIXES) or not entry.is_file(follow_symlinks=False):
+                    continue
+                info = entry.stat(follow_symlinks=False)
+                if entry.name.startswith(".tmp-") and info.st_mtime_ns < stale_before:
+                    with _quiet():
+                        os.unlink(entry.path)
+                elif entry.name.endswith(SUFFIX):
                     entries.append((info.st_mtime_ns, info.st_size, entry.path))
     except OSError:
         return
