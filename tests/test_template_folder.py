@@ -48,3 +48,17 @@ def test_the_create_writer_builds_from_the_folder_page(tmp_path):
                    "--derived", "../../dna/principles.md", "--dry-run", "--json")
     assert made.returncode == 0, made.stderr
     assert json.loads(made.stdout)["template"] == "flows/templates/feature/implementation-plan.md"
+
+
+def test_the_writers_refuse_the_folder_page_as_a_template_and_write_nothing(tmp_path):
+    root = _bank(tmp_path)
+    def files() -> dict:  # the writers' lock file is the one thing a refused write may leave (README)
+        return {p: p.read_bytes() for p in root.rglob("*") if p.is_file() and p.name != ".memorybank.lock"}
+
+    before = files()
+    out = run_cli("edit", "flows/templates/feature/implementation-plan.md", "--root", str(root),
+                  "--find", "<what is built>", "--replace", "the exporter", "--json")
+    assert out.returncode == 1, out.stdout
+    error = json.loads(out.stdout)["error"]
+    assert "is a template" in json.dumps(error) and "by hand" in json.dumps(error), error
+    assert files() == before
