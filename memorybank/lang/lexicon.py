@@ -19,6 +19,7 @@ distinct vocabulary (`build_lexicon` is cached on the vocabulary rows).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import marshal
@@ -347,10 +348,22 @@ def write_builtin_tables(path: str = DATA_FILE) -> None:
     parts = (*tables, *build_everyday(plain))
     sections = {name: marshal.dumps(part) for name, part in zip(_SECTIONS, parts)}
     payload = marshal.dumps((DATA_FORMAT, sources_mark(), sections))
-    temp = path + ".tmp"
-    with open(temp, "wb") as handle:
-        handle.write(hashlib.sha256(payload).digest() + payload)
-    os.replace(temp, path)
+    import tempfile  # only the regenerating process pays for it
+
+    # a temporary name of this run's own: two runs at once (two checkouts' hooks, a merge and an editor)
+    # each rename a whole file of their own; a fixed `.tmp` was truncated by one under the other's rename
+    fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".marshal", dir=os.path.dirname(os.path.abspath(path)))
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(hashlib.sha256(payload).digest() + payload)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(temp, 0o666 & ~mask)  # as `open` made the file before: read by every user of the package
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
 
 
 class _Table:
