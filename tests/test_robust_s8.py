@@ -6,11 +6,18 @@ stay words."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import marshal
 import os
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
+from conftest import cli_path, doc, hook_env, hook_path, prompt_payload, write_bank
+
+from memorybank import cache, regexes
 from memorybank.lang import lexicon
 
 # -- regenerate: a temporary file of each run's own ------------------------------------------------------
@@ -41,3 +48,219 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+# -- the pattern store: only a store no one else could have written, and only programs of the right shape ---
+
+ROUTED = ("--route", "what changed about exports in the last 3 weeks?", "--json")
+EXPORTS = {
+    "README.md": "# Bank\n\nStart here.\n",
+    "domain/export.md": doc("Export", "Why exports go through a queue.", canonical_for=["export_queue"],
+                            body="## Queue\n\nExports wait in a queue so a slow printer never blocks the editor.\n"),
+}
+
+
+def _route(root: Path, cache: Path, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run([cli_path(), "--root", str(root), *ROUTED], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "NO_COLOR": "1", "MEMORYBANK_CACHE_DIR": str(cache), **env})
+
+
+def _rewrite_in_place(store: Path, change) -> None:
+    """The store's programs changed by `change(program)`, written into the same file (same inode, so the
+    store still names itself), checksum made good: what only a writer of this very file can do."""
+    head = len(regexes.MAGIC) + 4
+    build, where, programs = marshal.loads(store.read_bytes()[head:])
+    body = marshal.dumps((build, where, {key: change(key, program) for key, program in programs.items()}))
+    with open(store, "r+b") as handle:
+        handle.truncate(0)
+        handle.write(regexes.MAGIC + zlib.crc32(body).to_bytes(4, "little") + body)
+
+
+# one changed skip in a real program: `_sre.compile` accepts it and the interpreter dies matching it
+CRASHING = (r"(a|b)*c{2,5}(?=d)", [14, 4, 0, 2, 4294967295, 23, 13, 0, 4294967295, 17, 0, 39, 1, 22, 97, 98, 0,
+                                    17, 1, 18, 24, 6, 2, 5, 40, 99, 1, 4, 5, 0, 40, 100, 62, 1])
+MATCHES = """
+import json, sys
+from memorybank import regexes
+stored = (sys.argv[1], 2) in regexes._read()
+pattern = regexes.compiled(sys.argv[1], 2)
+regexes.flush()
+print(json.dumps({"stored": stored, "found": pattern.findall("xxbac cc ccd Acccd")}))
+"""
+
+
+def _matches(cache: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", MATCHES, CRASHING[0]], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "MEMORYBANK_CACHE_DIR": str(cache)})
+
+
+def test_a_store_in_a_folder_others_can_write_is_never_read(tmp_path):
+    """Before the fix the folder was not looked at: a store renamed into a world-writable folder (a shared
+    MEMORYBANK_CACHE_DIR) under this user's name was run, and a crafted program killed the process."""
+    folder = tmp_path / "shared"
+    folder.mkdir(mode=0o700)
+    expected = json.loads(_matches(folder).stdout)
+    assert expected == {"stored": False, "found": ["", "A"]}
+    assert json.loads(_matches(folder).stdout)["stored"]  # a trusted folder: the saved program is used
+    [store] = folder.glob(f"*{regexes.SUFFIX}")
+    _rewrite_in_place(store, lambda key, program: (*program[:1], list(CRASHING[1]), *program[2:])
+                      if key[0] == CRASHING[0] else program)
+    folder.chmod(0o777)  # anyone may now have put it there
+    for _ in range(2):  # and nothing is written there either
+        proc = _matches(folder)
+        assert (proc.returncode, proc.stderr) == (0, ""), proc.returncode
+        assert json.loads(proc.stdout) == expected
+    assert [p.name for p in folder.iterdir()] == [store.name] and not store.stat().st_mtime_ns < 0
+    store.unlink()
+    folder.chmod(0o1777)  # sticky, as /tmp: others cannot rename a file of this user's in or out
+    _matches(folder)
+    assert json.loads(_matches(folder).stdout) == {**expected, "stored": True}
+
+
+def _past_groups(key: tuple, program: tuple) -> tuple:
+    flags, code, groups, groupindex, indexgroup = program
+    return (flags, code, groups, {name: number + 40 for name, number in groupindex.items()}, indexgroup)
+
+
+def test_a_store_of_programs_with_impossible_group_tables_routes_as_the_cache_off(tmp_path):
+    """`_sre.compile` takes a group table naming groups the program does not have; before the fix the time
+    words then failed on their first match (`no such group`) and the route answered with a traceback."""
+    root = write_bank(tmp_path / "bank", EXPORTS)
+    off = _route(root, tmp_path / "off", MEMORYBANK_CACHE="off")
+    assert off.returncode == 0 and json.loads(off.stdout)["results"]
+    cache = tmp_path / "cache"
+    assert _route(root, cache).stdout == off.stdout
+    [store] = cache.glob(f"*{regexes.SUFFIX}")
+    _rewrite_in_place(store, _past_groups)
+    for _ in range(2):  # ignored, then replaced by a good store
+        proc = _route(root, cache)
+        assert (proc.returncode, proc.stdout, proc.stderr) == (0, off.stdout, "")
+
+
+# -- the parse cache: a file others could have placed is never read; a malformed part is answered around ----
+
+
+def _forge_cache(folder: Path, change: str) -> bytes:
+    """The bank's cache file with its documents or routing rows changed, written in place (same inode,
+    this user's, 0600), checksum made good: what passes every check the load makes. Returns the bytes."""
+    [path] = folder.glob(f"*{cache.SUFFIX}")
+    data = path.read_bytes()
+    size = int.from_bytes(data[len(cache.MAGIC):len(cache.MAGIC) + 4], "little")
+    start = len(cache.MAGIC) + 4 + size
+    stamps, rows, dna, indexes, maps = marshal.loads(data[start + 4:])
+    for name, row in rows.items():
+        if change == "title":
+            rows[name] = (row[0], "Forged " + row[1], *row[2:])
+        elif change == "cold":  # a document's cold fields: valid marshal, the wrong width
+            rows[name] = (*row[:-1], marshal.dumps((1, 2)))
+    if change == "routing":  # every routing row: valid marshal, the wrong shape
+        mark, state, *rest = indexes["route.index"]
+        ids, paths, (table, fields), postings, titles = state
+        fields = dict.fromkeys(fields, marshal.dumps((1,)))
+        indexes["route.index"] = (mark, (ids, paths, (table, fields), postings, titles), *rest)
+    body = marshal.dumps((stamps, rows, dna, indexes, maps))
+    forged = data[:start] + zlib.crc32(body).to_bytes(4, "little") + body
+    with open(path, "r+b") as handle:
+        handle.truncate(0)
+        handle.write(forged)
+    return forged
+
+
+ASKED = (("--route", "why do exports wait in a queue?", "--json"), ("--search", "slow printer", "--json"),
+         ("--read", "domain/export.md", "--json"))
+
+
+def _answers(root: Path, cache_dir: Path, **env: str) -> list[str]:
+    out = []
+    for args in ASKED:
+        proc = subprocess.run([cli_path(), "--root", str(root), *args], capture_output=True, text=True,
+                              timeout=60, env={**os.environ, "NO_COLOR": "1", "MEMORYBANK_CACHE_DIR": str(cache_dir),
+                                               **env})
+        assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr[-2000:]
+        out.append(proc.stdout)
+    payload = prompt_payload(root.parent, "why do exports go through a queue?")
+    hook = subprocess.run([hook_path(), "prime"], input=payload, capture_output=True, timeout=60,
+                          env={**hook_env(), "MEMORYBANK_CACHE_DIR": str(cache_dir), **env})
+    assert (hook.returncode, hook.stderr) == (0, b""), hook.stderr[-2000:]
+    assert b"domain/export.md" in hook.stdout or env.get("MEMORYBANK_CACHE") != "off"  # the prime answered
+    return [*out, hook.stdout.decode("utf-8")]
+
+
+def test_a_forged_cache_in_a_folder_others_can_write_is_never_read(tmp_path):
+    """Before the fix a cache file of this user's in a world-writable folder (renamed in by anyone) was
+    read: its forged titles were the answer."""
+    root = write_bank(tmp_path / "memory_bank", EXPORTS)
+    off = _answers(root, tmp_path / "off", MEMORYBANK_CACHE="off")
+    folder = tmp_path / "shared"
+    folder.mkdir(mode=0o700)
+    assert _answers(root, folder) == off  # saves the file
+    _forge_cache(folder, "title")
+    assert "Forged Export" in "".join(_answers(root, folder))  # a trusted folder: read (this user wrote it)
+    _forge_cache(folder, "title")
+    folder.chmod(0o777)
+    assert _answers(root, folder) == off
+
+
+def test_a_cache_file_with_malformed_parts_answers_as_the_cache_off_and_is_replaced(tmp_path):
+    """The parts decoded on first read (a document's cold fields, a routing row) were trusted once the file's
+    checksum held: before the fix each failed the call it was first read in with a traceback."""
+    root = write_bank(tmp_path / "memory_bank", EXPORTS)
+    off = _answers(root, tmp_path / "off", MEMORYBANK_CACHE="off")
+    folder = tmp_path / "cache"
+    for change in ("cold", "routing"):
+        assert _answers(root, folder) == off
+        forged = _forge_cache(folder, change)
+        assert _answers(root, folder) == off, change
+        [path] = folder.glob(f"*{cache.SUFFIX}")
+        assert path.read_bytes() != forged  # replaced by the first save after it
+
+
+# -- the dictionary file: a section of the wrong shape means the tables built from the sources -------------
+
+WITH_DICTIONARY = """
+import sys
+from memorybank.lang import lexicon
+lexicon.DATA_FILE = sys.argv[1]  # a copy of the sources' folder, with its own saved file
+from memorybank import cli
+cli.main(sys.argv[2:])
+"""
+CHINESE = {
+    "README.md": "# Bank\n\nStart here.\n",
+    "domain/export.md": doc("导出", "为什么导出要排队。",
+                            body="## 队列\n\n所有的导出任务都进入后台队列，以免阻塞编辑器。\n"),
+    "domain/login.md": doc("Login", "How people sign in.", body="## Sessions\n\nSessions expire after a day.\n"),
+}
+
+
+def _with_dictionary(saved: Path, root: Path, *args: str) -> str:
+    proc = subprocess.run([sys.executable, "-c", WITH_DICTIONARY, str(saved), "--root", str(root), *args],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "MEMORYBANK_CACHE": "off", "NO_COLOR": "1"})
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr[-2000:]
+    return proc.stdout
+
+
+def test_a_dictionary_file_with_sections_of_the_wrong_shape_answers_as_the_built_tables(tmp_path):
+    """The file's SHA-256 and sources mark hold for a file written with them made good; before the fix a
+    section of the wrong shape (a word → number table, a list for a set) failed the route mid-lookup."""
+    folder = tmp_path / "lang"
+    folder.mkdir()
+    source = Path(lexicon.DATA_FILE).parent
+    for path in source.iterdir():
+        if path.is_file() and not path.name.startswith(".") and path.name != "lexicon.marshal":
+            (folder / path.name).write_bytes(path.read_bytes())
+    saved = folder / "lexicon.marshal"
+    root = write_bank(tmp_path / "bank", CHINESE)
+    asked = [("--route", "为什么导出任务要排队？", "--json"), ("--search", "导出 队列", "--json"),
+             ("--prime", "why do sessions expire after a day?")]
+    built = [_with_dictionary(saved, root, *args) for args in asked]  # no file: tables built from the sources
+    assert "domain/export.md" in built[0] and "domain/login.md" in built[2]
+    lexicon.write_builtin_tables(str(saved))
+    assert [_with_dictionary(saved, root, *args) for args in asked] == built  # the saved file, read
+    form, mark, sections = marshal.loads(saved.read_bytes()[32:])
+    wrong = {"zh_canon": {"导出": 5}, "zh_en": {"导出": "export"}, "en_zh": [1], "everyday": ["the"],
+             "en_ru": {"session": ("сесси", 7)}}
+    sections = {**sections, **{name: marshal.dumps(value) for name, value in wrong.items()}}
+    payload = marshal.dumps((form, mark, sections))
+    saved.write_bytes(hashlib.sha256(payload).digest() + payload)
+    assert [_with_dictionary(saved, root, *args) for args in asked] == built
