@@ -39,12 +39,12 @@ import heapq
 import re
 from collections.abc import Callable
 
-from .evidence import Evidence, kept_body, line_needles, section_at, short_excerpt
+from .evidence import Evidence, kept_body, line_needles, quote, section_at
 from .lang import SearchConcept
 from .lang.tokens import fold, normalize
 from .records import Doc
 from .regexes import compiled
-from .search import SearchIndex, _excerpt, _placed
+from .search import SearchIndex, _placed
 
 # = route.WEIGHT_BODY: the line stating a number beside all of the question's words is worth what prose saying all
 # of it is (measured on the allowed sets: a heading's 1.0 gained one question fewer, no set lost more)
@@ -291,7 +291,7 @@ def number_line(index: SearchIndex, evidence: Evidence, doc: Doc, needles: list,
     if best is None:
         return None
     at = doc.body_line + best[1]
-    excerpt = short_excerpt(_excerpt(text[best[1]], evidence.concepts))
+    excerpt = quote(text[best[1]], evidence.concepts)
     return best[0] / (10 * held), (at, excerpt, section_at(doc, at))
 
 

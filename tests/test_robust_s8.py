@@ -264,3 +264,37 @@ def test_a_dictionary_file_with_sections_of_the_wrong_shape_answers_as_the_built
     payload = marshal.dumps((form, mark, sections))
     saved.write_bytes(hashlib.sha256(payload).digest() + payload)
     assert [_with_dictionary(saved, root, *args) for args in asked] == built
+
+
+# -- excerpts sit on the match: after a letter whose lowercase is longer, and for a CJK run matched in part ----
+
+LONG = {
+    "README.md": "# Bank\n\nStart here.\n",
+    "domain/travel.md": doc("Travel", "Where the team meets.", body=(
+        "## Offices\n\n" + "İ" * 120 + " the yearly meetup happens where the zebracrossing mural is painted "
+        + "and everyone brings a dish to share with the rest of the office, which is long enough to be cut.\n")),
+    "domain/ops.md": doc("运维", "运维说明。", body=(
+        "## 说明\n\n" + "这是一段很长的说明文字" * 30 + "最后缓存服务器会在夜里重启。\n")),
+}
+
+
+def _json(root: Path, *args: str) -> dict:
+    proc = subprocess.run([cli_path(), "--root", str(root), *args, "--json"], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "MEMORYBANK_CACHE": "off"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout)
+
+
+def test_excerpts_and_why_quotes_show_the_match_on_long_lines(tmp_path):
+    """Before the fix: the offset found in the lowered line was used in the line itself, and "İ" lowers to
+    two characters (the search excerpt began 120 characters late, past its match); the why quote was the
+    first 32 characters of a 240-character excerpt that began 60 before the match (never the match on a
+    long line); and a CJK query run found only in part placed its excerpt at the line's start."""
+    root = write_bank(tmp_path / "bank", LONG)
+    for query, path, shown in (("zebracrossing", "domain/travel.md", "zebracrossing"),
+                               ("缓存服务", "domain/ops.md", "缓存服务"), ("服务器重启", "domain/ops.md", "服务器")):
+        [found] = [row for row in _json(root, "--search", query)["results"] if row["path"] == path]
+        assert shown in found["excerpt"] and len(found["excerpt"]) <= 240, (query, found)
+        [routed] = [row for row in _json(root, "--route", query)["results"] if row["path"] == path]
+        body = routed["why"].split("body: ", 1)[1]
+        assert shown in body, (query, routed["why"])
