@@ -298,3 +298,29 @@ def test_excerpts_and_why_quotes_show_the_match_on_long_lines(tmp_path):
         [routed] = [row for row in _json(root, "--route", query)["results"] if row["path"] == path]
         body = routed["why"].split("body: ", 1)[1]
         assert shown in body, (query, routed["why"])
+
+
+# -- words that look like file names stay words -------------------------------------------------------------
+
+SERVER = {
+    "README.md": "# Bank\n\nStart here.\n",
+    "domain/server.md": doc("Server", "How the API server is set up.", body=(
+        "## Setup\n\nEvery server we run is on Node.js, and each server restarts nightly.\n\n"
+        "Responses sit in the edge cache.The cache is flushed on every deploy of the cache.\n\n"
+        "The server entry point is src/server.ts and the cache settings are in config/cache.yml today.\n")),
+}
+
+
+def test_node_js_and_a_missing_space_after_a_period_are_words_not_paths(tmp_path):
+    """A "where is the … file" question is answered by a line that states a path; before the fix `Node.js`
+    and `cache.The` (a bare name with an extension) were paths, and their lines, holding more of the
+    question's words, were quoted as the answer instead of the line naming src/server.ts and config/cache.yml."""
+    root = write_bank(tmp_path / "bank", SERVER)
+    for question in ("where is the server file?", "where is the cache file?"):
+        [row] = _json(root, "--route", question)["results"]
+        assert row["why"].split("body: ", 1)[1].startswith("L15 "), (question, row["why"])
+    for query in ("Node.js", "node", "NODE.JS"):  # the word, findable whole and by its first part
+        [row] = _json(root, "--search", query)["results"]
+        assert (row["line"], "Node.js" in row["excerpt"]) == (11, True), query
+        [routed] = _json(root, "--route", query)["results"]
+        assert "L11 " in routed["why"] and "Node.js" in routed["why"], query
