@@ -621,14 +621,14 @@ def from_cache(bank: Bank) -> bool:
 
 
 def rebuilt(root: str | os.PathLike[str]) -> Bank:
-    """A `Bank` for `root` that reads every file and no cache file, from now on the one `bank_for` hands out."""
+    """A `Bank` for `root` that reads every file and no cache file, from now on the cached one of this process."""
     key = os.path.abspath(root)
     bank = _BANKS[key] = Bank(key)
     return bank
 
 
 def answered(root: str | os.PathLike[str], call: Callable[[Bank], Any], read_only: bool = True) -> tuple[Bank, Any]:
-    """`call(bank_for(root))`, and the bank it ran on; a read-only call that fails on a bank seeded from
+    """`call` on the cached bank of `root`, and the bank it ran on; a read-only call that fails on a bank seeded from
     its cache file runs once more on a bank rebuilt from the files (s8-robust).
 
     The load checks the file's checksum, header and outer shapes, but most of it is decoded only when a
