@@ -15,7 +15,17 @@ import sys
 import zlib
 from pathlib import Path
 
-from conftest import cli_path, doc, hook_env, hook_path, prompt_payload, write_bank
+from conftest import (
+    cli_in_process,
+    cli_path,
+    doc,
+    hook_env,
+    hook_in_process,
+    hook_path,
+    prompt_payload,
+    run_cli,
+    write_bank,
+)
 
 from memorybank import cache, regexes
 from memorybank.lang import lexicon
@@ -168,34 +178,47 @@ def _forge_cache(folder: Path, change: str) -> bytes:
 
 ASKED = (("--route", "why do exports wait in a queue?", "--json"), ("--search", "slow printer", "--json"),
          ("--read", "domain/export.md", "--json"))
+PRIMED = "why do exports go through a queue?"
 
 
-def _answers(root: Path, cache_dir: Path, **env: str) -> list[str]:
+def _answers(root: Path, cache_dir: Path, real: bool = True) -> list[str]:
+    """Route, search, read and the prime hook over the bank: real processes reading `cache_dir`, or (not
+    `real`) the same commands in this process with the cache off, the answer to compare with."""
+    env = {"MEMORYBANK_CACHE_DIR": str(cache_dir), **({} if real else {"MEMORYBANK_CACHE": "off"})}
     out = []
     for args in ASKED:
-        proc = subprocess.run([cli_path(), "--root", str(root), *args], capture_output=True, text=True,
-                              timeout=60, env={**os.environ, "NO_COLOR": "1", "MEMORYBANK_CACHE_DIR": str(cache_dir),
-                                               **env})
+        proc = (subprocess.run([cli_path(), "--root", str(root), *args], capture_output=True, text=True, timeout=60,
+                               env={**os.environ, "NO_COLOR": "1", **env})
+                if real else cli_in_process("--root", str(root), *args, env=env))
         assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr[-2000:]
         out.append(proc.stdout)
-    payload = prompt_payload(root.parent, "why do exports go through a queue?")
-    hook = subprocess.run([hook_path(), "prime"], input=payload, capture_output=True, timeout=60,
-                          env={**hook_env(), "MEMORYBANK_CACHE_DIR": str(cache_dir), **env})
+    payload = prompt_payload(root.parent, PRIMED)
+    hook = (subprocess.run([hook_path(), "prime"], input=payload, capture_output=True, timeout=60,
+                           env={**hook_env(), **env})
+            if real else hook_in_process("prime", stdin=payload, env={**hook_env(), **env}))
     assert (hook.returncode, hook.stderr) == (0, b""), hook.stderr[-2000:]
-    assert b"domain/export.md" in hook.stdout or env.get("MEMORYBANK_CACHE") != "off"  # the prime answered
+    assert b"domain/export.md" in hook.stdout or real  # the prime answered
     return [*out, hook.stdout.decode("utf-8")]
+
+
+def _route_once(root: Path, cache_dir: Path) -> str:
+    """One real route (it builds both indexes, and saves them to `cache_dir`)."""
+    proc = subprocess.run([cli_path(), "--root", str(root), *ASKED[0]], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "NO_COLOR": "1", "MEMORYBANK_CACHE_DIR": str(cache_dir)})
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr[-2000:]
+    return proc.stdout
 
 
 def test_a_forged_cache_in_a_folder_others_can_write_is_never_read(tmp_path):
     """Before the fix a cache file of this user's in a world-writable folder (renamed in by anyone) was
     read: its forged titles were the answer."""
     root = write_bank(tmp_path / "memory_bank", EXPORTS)
-    off = _answers(root, tmp_path / "off", MEMORYBANK_CACHE="off")
+    off = _answers(root, tmp_path / "off", real=False)
     folder = tmp_path / "shared"
     folder.mkdir(mode=0o700)
-    assert _answers(root, folder) == off  # saves the file
+    assert _route_once(root, folder) == off[0]  # saves the file
     _forge_cache(folder, "title")
-    assert "Forged Export" in "".join(_answers(root, folder))  # a trusted folder: read (this user wrote it)
+    assert "Forged Export" in _route_once(root, folder)  # a trusted folder: read (this user wrote it)
     _forge_cache(folder, "title")
     folder.chmod(0o777)
     assert _answers(root, folder) == off
@@ -205,10 +228,10 @@ def test_a_cache_file_with_malformed_parts_answers_as_the_cache_off_and_is_repla
     """The parts decoded on first read (a document's cold fields, a routing row) were trusted once the file's
     checksum held: before the fix each failed the call it was first read in with a traceback."""
     root = write_bank(tmp_path / "memory_bank", EXPORTS)
-    off = _answers(root, tmp_path / "off", MEMORYBANK_CACHE="off")
+    off = _answers(root, tmp_path / "off", real=False)
     folder = tmp_path / "cache"
     for change in ("cold", "routing"):
-        assert _answers(root, folder) == off
+        assert _route_once(root, folder) == off[0]
         forged = _forge_cache(folder, change)
         assert _answers(root, folder) == off, change
         [path] = folder.glob(f"*{cache.SUFFIX}")
@@ -218,11 +241,16 @@ def test_a_cache_file_with_malformed_parts_answers_as_the_cache_off_and_is_repla
 # -- the dictionary file: a section of the wrong shape means the tables built from the sources -------------
 
 WITH_DICTIONARY = """
-import sys
+import json, sys
 from memorybank.lang import lexicon
 lexicon.DATA_FILE = sys.argv[1]  # a copy of the sources' folder, with its own saved file
 from memorybank import cli
-cli.main(sys.argv[2:])
+for args in json.loads(sys.argv[2]):  # each command as the CLI runs it, one after the other
+    try:
+        cli.main(args)
+    except SystemExit as exit:
+        assert not exit.code, exit.code
+    print("\\0", flush=True)
 """
 CHINESE = {
     "README.md": "# Bank\n\nStart here.\n",
@@ -232,12 +260,13 @@ CHINESE = {
 }
 
 
-def _with_dictionary(saved: Path, root: Path, *args: str) -> str:
-    proc = subprocess.run([sys.executable, "-c", WITH_DICTIONARY, str(saved), "--root", str(root), *args],
-                          capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "MEMORYBANK_CACHE": "off", "NO_COLOR": "1"})
+def _with_dictionary(saved: Path, root: Path, asked: list[tuple[str, ...]]) -> list[str]:
+    """The answers of one real process that reads the dictionary from `saved` to each command in turn."""
+    commands = json.dumps([["--root", str(root), *args] for args in asked])
+    proc = subprocess.run([sys.executable, "-c", WITH_DICTIONARY, str(saved), commands], capture_output=True,
+                          text=True, timeout=60, env={**os.environ, "MEMORYBANK_CACHE": "off", "NO_COLOR": "1"})
     assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr[-2000:]
-    return proc.stdout
+    return proc.stdout.split("\0\n")[:-1]
 
 
 def test_a_dictionary_file_with_sections_of_the_wrong_shape_answers_as_the_built_tables(tmp_path):
@@ -253,17 +282,17 @@ def test_a_dictionary_file_with_sections_of_the_wrong_shape_answers_as_the_built
     root = write_bank(tmp_path / "bank", CHINESE)
     asked = [("--route", "为什么导出任务要排队？", "--json"), ("--search", "导出 队列", "--json"),
              ("--prime", "why do sessions expire after a day?")]
-    built = [_with_dictionary(saved, root, *args) for args in asked]  # no file: tables built from the sources
+    built = _with_dictionary(saved, root, asked)  # no file: the tables built from the sources
     assert "domain/export.md" in built[0] and "domain/login.md" in built[2]
     lexicon.write_builtin_tables(str(saved))
-    assert [_with_dictionary(saved, root, *args) for args in asked] == built  # the saved file, read
+    assert _with_dictionary(saved, root, asked) == built  # the saved file, read
     form, mark, sections = marshal.loads(saved.read_bytes()[32:])
     wrong = {"zh_canon": {"导出": 5}, "zh_en": {"导出": "export"}, "en_zh": [1], "everyday": ["the"],
              "en_ru": {"session": ("сесси", 7)}}
     sections = {**sections, **{name: marshal.dumps(value) for name, value in wrong.items()}}
     payload = marshal.dumps((form, mark, sections))
     saved.write_bytes(hashlib.sha256(payload).digest() + payload)
-    assert [_with_dictionary(saved, root, *args) for args in asked] == built
+    assert _with_dictionary(saved, root, asked) == built
 
 
 # -- excerpts sit on the match: after a letter whose lowercase is longer, and for a CJK run matched in part ----
@@ -278,9 +307,10 @@ LONG = {
 }
 
 
-def _json(root: Path, *args: str) -> dict:
-    proc = subprocess.run([cli_path(), "--root", str(root), *args, "--json"], capture_output=True, text=True,
-                          timeout=60, env={**os.environ, "MEMORYBANK_CACHE": "off"})
+def _json(root: Path, *args: str, real: bool = False) -> dict:
+    """A command's JSON answer: of a real process, else of the CLI in this process (the suite spares processes)."""
+    proc = (run_cli if real else cli_in_process)("--root", str(root), *args, "--json",
+                                                 env={"MEMORYBANK_CACHE": "off"})
     assert proc.returncode == 0, proc.stderr[-2000:]
     return json.loads(proc.stdout)
 
@@ -293,7 +323,8 @@ def test_excerpts_and_why_quotes_show_the_match_on_long_lines(tmp_path):
     root = write_bank(tmp_path / "bank", LONG)
     for query, path, shown in (("zebracrossing", "domain/travel.md", "zebracrossing"),
                                ("缓存服务", "domain/ops.md", "缓存服务"), ("服务器重启", "domain/ops.md", "服务器")):
-        [found] = [row for row in _json(root, "--search", query)["results"] if row["path"] == path]
+        [found] = [row for row in _json(root, "--search", query, real=query == "zebracrossing")["results"]
+                   if row["path"] == path]
         assert shown in found["excerpt"] and len(found["excerpt"]) <= 240, (query, found)
         [routed] = [row for row in _json(root, "--route", query)["results"] if row["path"] == path]
         body = routed["why"].split("body: ", 1)[1]
@@ -317,7 +348,7 @@ def test_node_js_and_a_missing_space_after_a_period_are_words_not_paths(tmp_path
     question's words, were quoted as the answer instead of the line naming src/server.ts and config/cache.yml."""
     root = write_bank(tmp_path / "bank", SERVER)
     for question in ("where is the server file?", "where is the cache file?"):
-        [row] = _json(root, "--route", question)["results"]
+        [row] = _json(root, "--route", question, real=question.startswith("where is the server"))["results"]
         assert row["why"].split("body: ", 1)[1].startswith("L15 "), (question, row["why"])
     for query in ("Node.js", "node", "NODE.JS"):  # the word, findable whole and by its first part
         [row] = _json(root, "--search", query)["results"]
