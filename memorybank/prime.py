@@ -13,6 +13,11 @@ The bar, per document, is evidence from the prompt's *topical* words, not a tune
 - a prompt that points at code in the conversation ("sort these imports", "перепиши этот цикл",
   "把这个变量改个名字": `points_at_code`) asks about that code: the words of code itself (`CODE`) are
   then request words too; they say nothing about which page of *this* bank to read.
+- a prompt naming a technology or computing concept of general programming (`TECH`: SQL, Kubernetes,
+  Java, a Merkle tree, quicksort, 闭包, итератор) that no page of the bank mentions is about that
+  technology, not the bank: the bank's words beside it ("left *join* in SQL", "*логи* пода в Kubernetes")
+  are that technology's vocabulary, which a software bank uses in passing. Nothing is injected. A
+  technology the bank does name (Rust in a Rust project) is an ordinary topical word.
 - at least one in three topical words must occur somewhere in the bank (`KNOWN_SHARE`): a prompt
   mostly about things the bank never mentions is not about the bank. An everyday word no page holds
   (`already`, `almost`) is ordinary phrasing, not a missing topic: it is not counted.
@@ -190,6 +195,32 @@ you your yours yourself ты тебя тебе тобой твой твоя тв
 ZH_YOU = ("你", "您")
 ZH_ASKING = ("怎么", "怎样", "为什么", "为何", "什么", "哪", "如何", "吗", "谁", "多少", "是否")
 
+# Named technologies and computing concepts of general programming knowledge: languages, runtimes and
+# frameworks, databases, infrastructure tools, protocols, data structures and algorithms, language semantics.
+# Written as classes from general knowledge, not from prompts. A bank names the ones its project uses; one it
+# never mentions is the prompt's subject, and the bank's words around it ("left join in SQL", "логи пода в
+# Kubernetes", "Rust 的所有权") are that technology's vocabulary, which the bank uses in passing (`foreign`).
+TECH = frozenset("""
+python java javascript typescript golang kotlin ruby php perl scala haskell elixir erlang clojure lua fortran
+cobol julia matlab powershell zsh sql nosql cpp csharp objective-c wasm webassembly
+nodejs node.js deno react reactjs vue vuejs angular svelte jquery redux django flask fastapi laravel
+nextjs webpack vite numpy pandas pytorch tensorflow keras pillow opencv
+docker dockerfile kubernetes k8s helm terraform ansible nginx linux ubuntu debian centos cron crontab
+systemd vim emacs aws azure heroku ec2
+mysql postgres postgresql sqlite redis mongodb elasticsearch cassandra dynamodb mariadb kafka rabbitmq graphql
+tcp udp tls ssl https dns websocket websockets jwt oauth cookie cookies cors grpc ssh ftp smtp sax dom vdom
+utf-16 ascii
+algorithm algorithms quicksort mergesort heapsort hashmap hashmaps hashtable hash trie bst graph graphs
+heap queue queues array arrays tuple tuples thread threads multithreading iterator iterators closure closures
+singleton singletons polymorphism generics mutex semaphore deadlock coroutine coroutines goroutine goroutines
+gil monad monads bytecode big-o
+питон джава джаваскрипт докер кубернетес линукс итератор итераторы итератора замыкание замыкания
+синглтон рекурсия полиморфизм куча кучи хэш хеш кортеж кортежи кортежа сортировка сортировки сортировку
+пузырьком граф графа графу графы графов мьютекс дедлок
+泛型 线程 闭包 迭代器 生成器 装饰器 单例 递归 多态 原型链 链表 哈希 哈希表 二叉树 堆 栈 队列 快速排序 冒泡
+复杂度 时间复杂度 算法 动态规划 贪心 指针 垃圾回收 协程 区块链 共识 所有权 子查询 虚拟 反向代理
+""".split())
+
 # Function words the stopword lists miss: "rebase onto main" is about no page that says "onto"
 FUNCTION = frozenset("onto into upon via ll ve re".split())  # and contractions' tails: "i'll", "we've"
 
@@ -229,6 +260,8 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
                 or (chat and has_cjk(concept.text) and concept.text not in chat):
             continue
         if not df:  # no document holds it: a topic the bank lacks, unless it is ordinary language
+            if _foreign(index, concept):
+                return False, 0.0
             topical += not _everyday(index, concept)
             continue
         topical += 1
@@ -244,6 +277,13 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
         return False, 0.0
     share = found / known_weight
     return anchored and share >= MIN_COVERAGE, share
+
+
+def _foreign(index: SearchIndex, concept: SearchConcept) -> bool:
+    """A technology or computing concept of general programming (`TECH`) as typed: the caller asks it of a
+    concept no document holds. Neither a stem nor a translation counts: `generator` and `general` share a
+    stem, `по очереди` ("in turn") translates to a queue, so the list names each word form it means."""
+    return concept.text.lower() in TECH
 
 
 def _generic(index: SearchIndex, concept: SearchConcept) -> bool:
