@@ -17,7 +17,10 @@ The bar, per document, is evidence from the prompt's *topical* words, not a tune
   Java, a Merkle tree, quicksort, 闭包, итератор) that no page of the bank mentions is about that
   technology, not the bank: the bank's words beside it ("left *join* in SQL", "*логи* пода в Kubernetes")
   are that technology's vocabulary, which a software bank uses in passing. Nothing is injected. A
-  technology the bank does name (Rust in a Rust project) is an ordinary topical word.
+  technology the bank does name (Rust in a Rust project) is an ordinary topical word, and a prompt
+  asking what the project supports or runs on (`SCOPE`: "does it run on Linux?") is about its scope.
+  The list holds no word a project's own design might say in ordinary prose (thread, queue, hash,
+  array, algorithm, recursion): only names of technologies and of textbook concepts.
 - at least one in three topical words must occur somewhere in the bank (`KNOWN_SHARE`): a prompt
   mostly about things the bank never mentions is not about the bank. An everyday word no page holds
   (`already`, `almost`) is ordinary phrasing, not a missing topic: it is not counted.
@@ -205,20 +208,17 @@ python java javascript typescript golang kotlin ruby php perl scala haskell elix
 cobol julia matlab powershell zsh sql nosql cpp csharp objective-c wasm webassembly
 nodejs node.js deno react reactjs vue vuejs angular svelte jquery redux django flask fastapi laravel
 nextjs webpack vite numpy pandas pytorch tensorflow keras pillow opencv
-docker dockerfile kubernetes k8s helm terraform ansible nginx linux ubuntu debian centos cron crontab
-systemd vim emacs aws azure heroku ec2
+docker dockerfile kubernetes k8s helm terraform ansible nginx cron crontab systemd vim emacs
 mysql postgres postgresql sqlite redis mongodb elasticsearch cassandra dynamodb mariadb kafka rabbitmq graphql
 tcp udp tls ssl https dns websocket websockets jwt oauth cookie cookies cors grpc ssh ftp smtp sax dom vdom
-utf-16 ascii
-algorithm algorithms quicksort mergesort heapsort hashmap hashmaps hashtable hash trie bst graph graphs
-heap queue queues array arrays tuple tuples thread threads multithreading iterator iterators closure closures
-singleton singletons polymorphism generics mutex semaphore deadlock coroutine coroutines goroutine goroutines
-gil monad monads bytecode big-o
-питон джава джаваскрипт докер кубернетес линукс итератор итераторы итератора замыкание замыкания
-синглтон рекурсия полиморфизм куча кучи хэш хеш кортеж кортежи кортежа сортировка сортировки сортировку
-пузырьком граф графа графу графы графов мьютекс дедлок
-泛型 线程 闭包 迭代器 生成器 装饰器 单例 递归 多态 原型链 链表 哈希 哈希表 二叉树 堆 栈 队列 快速排序 冒泡
-复杂度 时间复杂度 算法 动态规划 贪心 指针 垃圾回收 协程 区块链 共识 所有权 子查询 虚拟 反向代理
+utf-16 ascii esm merkle
+quicksort mergesort heapsort bubblesort big-o hashmap hashmaps hashtable trie bst tuple tuples
+iterator iterators closure closures decorator decorators singleton singletons polymorphism generics
+mutex semaphore deadlock coroutine coroutines goroutine goroutines gil monad monads bytecode garbage
+питон джава джаваскрипт докер кубернетес итератор итераторы итератора замыкание замыкания синглтон
+полиморфизм кортеж кортежи кортежа пузырьком мьютекс дедлок
+泛型 闭包 迭代器 装饰器 单例 多态 原型链 链表 哈希表 二叉树 快速排序 冒泡 时间复杂度 动态规划 贪心 垃圾回收 协程
+区块链 子查询 反向代理
 """.split())
 
 # Function words the stopword lists miss: "rebase onto main" is about no page that says "onto"
@@ -235,14 +235,15 @@ def _cut(prompt: str) -> str:
 
 
 def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", pointed: bool = False,
-         asking: bool = True) -> tuple[bool, float]:
+         asking: bool = True, scoped: bool = False) -> tuple[bool, float]:
     """Does one document clear the bar (module doc)? And the idf-weighted share of known concepts it holds.
 
     `chat` is the prompt with its CJK request phrases blanked (`_chatless`): a CJK concept found only
     inside one (`问题` of `没问题`, "no problem") is part of the request, not its subject. `pointed`: the
     prompt points at code in the conversation (`points_at_code`), so the words of code are request words.
     `asking`: the prompt is a question (`asks`); in a request, words of code and of the session's work
-    (`SESSION`) do not anchor it."""
+    (`SESSION`) do not anchor it. `scoped`: the prompt asks what the project supports (`asks_scope`), so a
+    technology the bank never names is no reason for silence."""
     path = index.paths[sid]
     doc = index.bank.docs.get(path) if path is not None else None
     if doc is None:
@@ -260,7 +261,7 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
                 or (chat and has_cjk(concept.text) and concept.text not in chat):
             continue
         if not df:  # no document holds it: a topic the bank lacks, unless it is ordinary language
-            if _foreign(index, concept):
+            if not scoped and _foreign(concept):
                 return False, 0.0
             topical += not _everyday(index, concept)
             continue
@@ -279,11 +280,22 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
     return anchored and share >= MIN_COVERAGE, share
 
 
-def _foreign(index: SearchIndex, concept: SearchConcept) -> bool:
+def _foreign(concept: SearchConcept) -> bool:
     """A technology or computing concept of general programming (`TECH`) as typed: the caller asks it of a
     concept no document holds. Neither a stem nor a translation counts: `generator` and `general` share a
     stem, `по очереди` ("in turn") translates to a queue, so the list names each word form it means."""
     return concept.text.lower() in TECH
+
+
+# Words asking what the project supports or runs on: "does it run on Linux?", "поддерживается ли Kotlin?",
+# "支持 Windows 吗？" name a technology the bank may never mention, and its scope pages answer them
+SCOPE = ("support", "compatib", "run on", "runs on", "work with", "works with", "поддерж", "совмест", "支持", "兼容")
+
+
+def asks_scope(text: str) -> bool:
+    """Does the prompt ask what the project supports or runs on (`SCOPE`)?"""
+    lowered = text.lower()
+    return any(word in lowered for word in SCOPE)
 
 
 def _generic(index: SearchIndex, concept: SearchConcept) -> bool:
@@ -436,12 +448,13 @@ def prime(bank: Bank, prompt: str) -> dict:
     assert index.lexicon is not None
     pointed = points_at_code(folded, index.lexicon)
     asking = asks(folded)
+    scoped = asks_scope(folded)
     documents = []
     for result in results:
         sid = index.ids.get(result["path"])
         if sid is None or plain(result["path"]) != result["path"]:
             continue  # a file name holding a newline or ESC would break the injection's lines: not pointed at
-        if not held(evidence, index, sid, chat, pointed, asking)[0]:
+        if not held(evidence, index, sid, chat, pointed, asking, scoped)[0]:
             continue
         item = {"path": result["path"], "title": result["title"], "section": result.get("section"),
                 "why": _short(result["why"])}
