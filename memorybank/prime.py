@@ -21,6 +21,12 @@ The bar, per document, is evidence from the prompt's *topical* words, not a tune
   asking what the project supports or runs on (`SCOPE`: "does it run on Linux?") is about its scope.
   The list holds no word a project's own design might say in ordinary prose (thread, queue, hash,
   array, algorithm, recursion): only names of technologies and of textbook concepts.
+- a question about how the project does its work names the workflow with request words ("how should
+  *commit* messages look?", "which *checks* run on every *push*?", "what comes in *version* 0.2?"): in a
+  question these `WORKFLOW` words are topical, and they anchor only a page about them (named in its
+  title, purpose, keys or headings), never one that says "test" in passing. A question about how the
+  session's work just went ("did the tests pass?", "which test failed?", "сборка упала?": `reports`)
+  is about this run, not the project: it reads as a request.
 - at least one in three topical words must occur somewhere in the bank (`KNOWN_SHARE`): a prompt
   mostly about things the bank never mentions is not about the bank. An everyday word no page holds
   (`already`, `almost`) is ordinary phrasing, not a missing topic: it is not counted.
@@ -160,7 +166,7 @@ git commit commits amend squash rebase rebased merge merged conflict conflicts b
 stash cherry pick push pushed pull fetch upstream origin remote master trunk staged stage unstage revert reset lockfile
 request
 run rerun build builds rebuild compile recompile suite fail failed failing failure pass passed passing flaky skip
-skipped verbose output log logs ci pipeline lint retry restart reload open close save create called named
+skipped green red verbose output log logs ci pipeline lint retry restart reload open close save create called named
 send ship
 tab tabs space spaces indent indentation wrap line lines length width column columns character characters
 trailing whitespace newline blank
@@ -242,8 +248,9 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
     inside one (`问题` of `没问题`, "no problem") is part of the request, not its subject. `pointed`: the
     prompt points at code in the conversation (`points_at_code`), so the words of code are request words.
     `asking`: the prompt is a question (`asks`); in a request, words of code and of the session's work
-    (`SESSION`) do not anchor it. `scoped`: the prompt asks what the project supports (`asks_scope`), so a
-    technology the bank never names is no reason for silence."""
+    (`SESSION`) do not anchor it; in a question `WORKFLOW` words are topical, anchoring a page named for
+    them. `scoped`: the prompt asks what the project supports (`asks_scope`), so a technology the bank
+    never names is no reason for silence."""
     path = index.paths[sid]
     doc = index.bank.docs.get(path) if path is not None else None
     if doc is None:
@@ -257,8 +264,11 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
     known_weight = found = 0.0
     anchored = False
     for concept, weight, values, df in zip(evidence.concepts, evidence.weights, evidence.per_concept, evidence.dfs):
-        if _generic(index, concept) or (pointed and _code(index, concept)) \
+        workflow = asking and _workflow(concept)
+        if (_generic(index, concept) and not workflow) or (pointed and _code(index, concept)) \
                 or (chat and has_cjk(concept.text) and concept.text not in chat):
+            continue
+        if workflow and not df:
             continue
         if not df:  # no document holds it: a topic the bank lacks, unless it is ordinary language
             if not scoped and _foreign(concept):
@@ -270,14 +280,50 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
         known_weight += weight
         # everyday, clock and pastime words alone are no topic ("what time is it?"), nor, in a request, words
         # of code and of the session's work ("rerun the build"): the bank must hold another word
-        anchored = anchored or not (_everyday(index, concept)
-                                    or (not asking and (_code(index, concept) or _within(index, concept, SESSION))))
+        if workflow:
+            anchored = anchored or named(concept, terms)
+        else:
+            anchored = anchored or not (_everyday(index, concept)
+                                        or (not asking and (_code(index, concept) or _within(index, concept, SESSION))))
         if sid in values or named(concept, terms):
             found += weight
     if not known or known * KNOWN_SHARE < topical:
         return False, 0.0
     share = found / known_weight
     return anchored and share >= MIN_COVERAGE, share
+
+
+# How the session's work just went: "did the tests pass?", "which test failed?", "сборка упала?", "测试挂了" ask
+# about this run, not about how the project does things, so they read as requests (`reports`)
+OUTCOME = frozenset("""
+passed failed failing broke broken crashed succeeded прошли прошёл прошел прошла упал упала упали упало
+сломалось сломался сломалась 通过了 失败了 挂了 报错了 过了
+""".split())
+OUTCOME_VERBS = frozenset("pass fail succeed break crash".split())
+
+
+def reports(text: str) -> bool:
+    """Does the prompt ask how the session's work just went: an outcome word (`OUTCOME`), or `did` with a
+    verb of passing or failing ("why did the check fail?")?"""
+    lowered = text.lower()
+    words = [w.strip(_PUNCTUATION) for w in lowered.split()]
+    if any(w in OUTCOME for w in words) or any(w in lowered for w in OUTCOME if has_cjk(w)):
+        return True
+    return "did" in words and any(w in OUTCOME_VERBS for w in words)
+
+
+# The project's workflow as request words name it (all in `GENERIC`): in a question about how things are
+# done ("how should commit messages look?", "which checks run on every push?", "what comes in version 0.2?")
+# they are its subject, and they anchor a page that is about them (named in its title, purpose, keys or
+# headings: git-workflow's "Commits"), never a page that says "test" in passing
+WORKFLOW = frozenset("""
+commit commits push test tests version check checks коммит коммиты тест тесты 提交 测试 版本号
+""".split())
+
+
+def _workflow(concept: SearchConcept) -> bool:
+    """A request word naming the project's workflow (`WORKFLOW`: commit, push, test, version, check)."""
+    return concept.text.lower() in WORKFLOW
 
 
 def _foreign(concept: SearchConcept) -> bool:
@@ -447,7 +493,7 @@ def prime(bank: Bank, prompt: str) -> dict:
     chat = _chatless(folded)
     assert index.lexicon is not None
     pointed = points_at_code(folded, index.lexicon)
-    asking = asks(folded)
+    asking = asks(folded) and not reports(folded)
     scoped = asks_scope(folded)
     documents = []
     for result in results:
