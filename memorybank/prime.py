@@ -27,6 +27,10 @@ The bar, per document, is evidence from the prompt's *topical* words, not a tune
   title, purpose, keys or headings), never one that says "test" in passing. A question about how the
   session's work just went ("did the tests pass?", "which test failed?", "сборка упала?": `reports`)
   is about this run, not the project: it reads as a request.
+- a question asking how two things differ (`compares`: "deep vs shallow copy", "Чем процесс отличается
+  от потока?", "HTTP 和 HTTPS 有什么区别？") asks about them as concepts, which is general knowledge unless
+  the bank has a page about them: a page it points at must name a compared word in its title, purpose,
+  keys or headings, not only in its prose.
 - at least one in three topical words must occur somewhere in the bank (`KNOWN_SHARE`): a prompt
   mostly about things the bank never mentions is not about the bank. An everyday word no page holds
   (`already`, `almost`) is ordinary phrasing, not a missing topic: it is not counted.
@@ -241,7 +245,7 @@ def _cut(prompt: str) -> str:
 
 
 def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", pointed: bool = False,
-         asking: bool = True, scoped: bool = False) -> tuple[bool, float]:
+         asking: bool = True, scoped: bool = False, compared: bool = False) -> tuple[bool, float]:
     """Does one document clear the bar (module doc)? And the idf-weighted share of known concepts it holds.
 
     `chat` is the prompt with its CJK request phrases blanked (`_chatless`): a CJK concept found only
@@ -250,7 +254,8 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
     `asking`: the prompt is a question (`asks`); in a request, words of code and of the session's work
     (`SESSION`) do not anchor it; in a question `WORKFLOW` words are topical, anchoring a page named for
     them. `scoped`: the prompt asks what the project supports (`asks_scope`), so a technology the bank
-    never names is no reason for silence."""
+    never names is no reason for silence. `compared`: the prompt asks how two things differ (`compares`),
+    so only words the document's metadata names anchor it."""
     path = index.paths[sid]
     doc = index.bank.docs.get(path) if path is not None else None
     if doc is None:
@@ -280,7 +285,7 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
         known_weight += weight
         # everyday, clock and pastime words alone are no topic ("what time is it?"), nor, in a request, words
         # of code and of the session's work ("rerun the build"): the bank must hold another word
-        if workflow:
+        if workflow or compared:
             anchored = anchored or named(concept, terms)
         else:
             anchored = anchored or not (_everyday(index, concept)
@@ -336,6 +341,19 @@ def _foreign(concept: SearchConcept) -> bool:
 # Words asking what the project supports or runs on: "does it run on Linux?", "поддерживается ли Kotlin?",
 # "支持 Windows 吗？" name a technology the bank may never mention, and its scope pages answer them
 SCOPE = ("support", "compatib", "run on", "runs on", "work with", "works with", "поддерж", "совмест", "支持", "兼容")
+
+
+# A question asking how two things differ ("difference between a deep and a shallow copy", "process vs
+# thread", "Чем процесс отличается от потока?", "HTTP 和 HTTPS 有什么区别？") asks about them as concepts
+COMPARING = frozenset("differ differs difference differences vs vs. versus".split())
+COMPARING_STEMS = ("отличает", "отличаю", "отличие", "отличия", "разниц", "区别", "差别", "差异")
+
+
+def compares(text: str) -> bool:
+    """Does the prompt ask how two things differ (`COMPARING`)?"""
+    lowered = text.lower()
+    return any(w.strip(_PUNCTUATION) in COMPARING for w in lowered.split()) \
+        or any(stem in lowered for stem in COMPARING_STEMS)
 
 
 def asks_scope(text: str) -> bool:
@@ -495,12 +513,13 @@ def prime(bank: Bank, prompt: str) -> dict:
     pointed = points_at_code(folded, index.lexicon)
     asking = asks(folded) and not reports(folded)
     scoped = asks_scope(folded)
+    compared = compares(folded)
     documents = []
     for result in results:
         sid = index.ids.get(result["path"])
         if sid is None or plain(result["path"]) != result["path"]:
             continue  # a file name holding a newline or ESC would break the injection's lines: not pointed at
-        if not held(evidence, index, sid, chat, pointed, asking, scoped)[0]:
+        if not held(evidence, index, sid, chat, pointed, asking, scoped, compared)[0]:
             continue
         item = {"path": result["path"], "title": result["title"], "section": result.get("section"),
                 "why": _short(result["why"])}
