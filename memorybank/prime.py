@@ -232,7 +232,7 @@ mutex semaphore deadlock coroutine coroutines goroutine goroutines gil monad mon
 """.split())
 
 # Function words the stopword lists miss: "rebase onto main" is about no page that says "onto"
-FUNCTION = frozenset("onto into upon via ll ve re".split())  # and contractions' tails: "i'll", "we've"
+FUNCTION = frozenset("onto into upon via vs versus ll ve re".split())  # and contractions' tails: "i'll", "we've"
 
 
 def _cut(prompt: str) -> str:
