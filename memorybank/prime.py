@@ -191,9 +191,11 @@ PASTIME = frozenset("""
 lunch dinner breakfast coffee tea break snack meal eat grab bed sleep home tired
 weather rain raining sunny snow wind cold hot warm morning afternoon evening night flight train trip travel
 vacation holiday airport game games match football soccer sport sports won win machine computer
+cat cats dog dogs pet pets kitten puppy
+кот кошка кота собака собаку питомец
 обед обедать пообедаю ужин завтрак кофе перерыв погода погоду дождь снег поезд самолёт самолет отпуск
 матч игра выиграл компьютер
-吃饭 午饭 晚饭 早饭 咖啡 休息 下雨 天气 出差 火车 飞机 度假 比赛 电脑 赢
+猫 狗 宠物 吃饭 午饭 晚饭 早饭 咖啡 休息 下雨 天气 出差 火车 飞机 度假 比赛 电脑 赢
 """.split())
 # Words that make a prompt a question about how things are, rather than a request to do something now
 ASKING = frozenset("""
@@ -212,12 +214,12 @@ ZH_ASKING = ("怎么", "怎样", "为什么", "为何", "什么", "哪", "如何
 # frameworks, databases, infrastructure tools, protocols, data structures and algorithms, language semantics.
 # Written as classes from general knowledge, not from prompts. A bank names the ones its project uses; one it
 # never mentions is the prompt's subject, and the bank's words around it ("left join in SQL", "логи пода в
-# Kubernetes", "Rust 的所有权") are that technology's vocabulary, which the bank uses in passing (`foreign`).
+# Kubernetes", "JavaScript 的原型链") are that technology's vocabulary, which the bank uses in passing (`foreign`).
 TECH = frozenset("""
-python java javascript typescript golang kotlin ruby php perl scala haskell elixir erlang clojure lua fortran
-cobol julia matlab powershell zsh sql nosql cpp csharp objective-c wasm webassembly
+python java javascript typescript rust swift dart golang kotlin ruby php perl scala haskell elixir erlang
+clojure lua fortran cobol julia matlab powershell zsh sql nosql cpp csharp objective-c wasm webassembly
 nodejs node.js deno react reactjs vue vuejs angular svelte jquery redux django flask fastapi laravel
-nextjs webpack vite numpy pandas pytorch tensorflow keras pillow opencv
+nextjs webpack vite numpy pandas pytorch tensorflow keras pillow opencv bash
 docker dockerfile kubernetes k8s helm terraform ansible nginx cron crontab systemd vim emacs
 mysql postgres postgresql sqlite redis mongodb elasticsearch cassandra dynamodb mariadb kafka rabbitmq graphql
 tcp udp tls ssl https dns websocket websockets jwt oauth cookie cookies cors grpc ssh ftp smtp sax dom vdom
@@ -245,7 +247,7 @@ def _cut(prompt: str) -> str:
 
 
 def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", pointed: bool = False,
-         asking: bool = True, scoped: bool = False, compared: bool = False) -> tuple[bool, float]:
+         asking: bool = True, compared: bool = False) -> tuple[bool, float]:
     """Does one document clear the bar (module doc)? And the idf-weighted share of known concepts it holds.
 
     `chat` is the prompt with its CJK request phrases blanked (`_chatless`): a CJK concept found only
@@ -253,8 +255,7 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
     prompt points at code in the conversation (`points_at_code`), so the words of code are request words.
     `asking`: the prompt is a question (`asks`); in a request, words of code and of the session's work
     (`SESSION`) do not anchor it; in a question `WORKFLOW` words are topical, anchoring a page named for
-    them. `scoped`: the prompt asks what the project supports (`asks_scope`), so a technology the bank
-    never names is no reason for silence. `compared`: the prompt asks how two things differ (`compares`),
+    them. `compared`: the prompt asks how two things differ (`compares`),
     so only words the document's metadata names anchor it."""
     path = index.paths[sid]
     doc = index.bank.docs.get(path) if path is not None else None
@@ -276,8 +277,6 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
         if workflow and not df:
             continue
         if not df:  # no document holds it: a topic the bank lacks, unless it is ordinary language
-            if not scoped and _foreign(concept):
-                return False, 0.0
             topical += not _everyday(index, concept)
             continue
         topical += 1
@@ -331,11 +330,26 @@ def _workflow(concept: SearchConcept) -> bool:
     return concept.text.lower() in WORKFLOW
 
 
-def _foreign(concept: SearchConcept) -> bool:
-    """A technology or computing concept of general programming (`TECH`) as typed: the caller asks it of a
-    concept no document holds. Neither a stem nor a translation counts: `generator` and `general` share a
-    stem, `по очереди` ("in turn") translates to a queue, so the list names each word form it means."""
-    return concept.text.lower() in TECH
+# Names that are everyday English words unless capitalised inside a sentence: "in Node", "my Express API",
+# "Spring Boot", "written in Go" name technologies; "a tree node", "express it" do not
+NAMED_TECH = frozenset("Node Express Go Spring Rails Unity Flask Rocket".split())
+
+
+def foreign(text: str, evidence: Evidence, index: SearchIndex) -> bool:
+    """Does the prompt name a technology or computing concept no document of the bank holds: a `TECH` word
+    as typed, a `NAMED_TECH` name capitalised after the prompt's first word, or a CJK `TECH` word the
+    segmenter may have cut (快速排序)?
+
+    Neither a stem nor a translation counts: `generator` and `general` share a stem, `по очереди` ("in
+    turn") translates to a queue, so the list names each word form it means."""
+    inner = {w.strip(_PUNCTUATION) for w in text.split()[1:]}
+    for concept, df in zip(evidence.concepts, evidence.dfs):
+        if not df and (concept.text.lower() in TECH or (concept.text in NAMED_TECH and concept.text in inner)):
+            return True
+    if not has_cjk(text):
+        return False
+    whole = {concept.text for concept in evidence.concepts}  # a word kept whole was weighed above, translated
+    return any(word in text and word not in whole and not index.holds(word) for word in _CJK_TECH)
 
 
 # Words asking what the project supports or runs on: "does it run on Linux?", "поддерживается ли Kotlin?",
@@ -455,6 +469,7 @@ def _intoned(clause: str) -> bool:
 _CLAUSE_ENDS = str.maketrans(dict.fromkeys(";:.!?\n", ","))
 _PUNCTUATION = ".,;:!?\"'()[]{}«»“”‘’…`"
 _CJK_CODE = tuple(w for w in CODE_NOUNS if has_cjk(w))
+_CJK_TECH = tuple(w for w in TECH if has_cjk(w))
 _CODE_TERMS: dict[tuple[int, int], frozenset[str]] = {}
 
 
@@ -512,14 +527,15 @@ def prime(bank: Bank, prompt: str) -> dict:
     assert index.lexicon is not None
     pointed = points_at_code(folded, index.lexicon)
     asking = asks(folded) and not reports(folded)
-    scoped = asks_scope(folded)
+    if not asks_scope(folded) and foreign(folded, evidence, index):
+        return dict(NOTHING)
     compared = compares(folded)
     documents = []
     for result in results:
         sid = index.ids.get(result["path"])
         if sid is None or plain(result["path"]) != result["path"]:
             continue  # a file name holding a newline or ESC would break the injection's lines: not pointed at
-        if not held(evidence, index, sid, chat, pointed, asking, scoped, compared)[0]:
+        if not held(evidence, index, sid, chat, pointed, asking, compared)[0]:
             continue
         item = {"path": result["path"], "title": result["title"], "section": result.get("section"),
                 "why": _short(result["why"])}
