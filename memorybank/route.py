@@ -715,8 +715,6 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
                 # work, dna/ damped): a page the layers say to read less must not outvote knowledge with the
                 # same words; the lift among knowledge layers (1.5 / 1.2 / 1.0) is left to the score ranking
                 weighed = prose(sid) * min(1.0, factor(ident)) if sid is not None else 0.0
-                if sid is not None and not said and evidence.named_share(body_index, sid) < PASSING:
-                    passing.add(path)
                 scored.append((later(ident, path), -total, path, value, body, weighed, said))
         # -- issue 14 (route-plain3, route-plain4): answer types (answertype.py) --
         numbers: dict[str, tuple[int, str, str | None]] = {}
@@ -724,6 +722,10 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
         if types:  # every row weighed (no cut): the fused ranks read all of them
             scored, numbers = with_number_lines(scored, len(scored), body_index, evidence, docs,
                                                 lambda path: factor(index.ids[path]), types)
+        # the prose floor's candidates (`_fused_order`): a draw's strongest prose is at most all rows' strongest
+        floor = PROSE_FLOOR * max((row[5] for row in scored), default=0.0)
+        passing.update(row[2] for row in scored if row[5] < floor and not row[6] and (sid := body_ids.get(row[2]))
+                       is not None and evidence.named_share(body_index, sid) < PASSING)
         if len(draws) == 1:
             fused = _ordered(scored, docs, named, passing)[:asked]
         else:  # each row joins the first draw holding it (a role: every draw), and each draw's order places its share
