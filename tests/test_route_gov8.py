@@ -6,7 +6,7 @@ ranking's. Now a row whose title, purpose and keys name fewer than half the ques
 whose prose holds less than half of the strongest candidate's loses its score vote in proportion
 (`route._fused_order`). Metadata naming the question, or backed by its own prose, keeps its vote.
 Fails on the branch's start (9c85a1f): the report page first. Driven through the real CLI on a small
-governed bank built in tmp.
+governed bank built in tmp, and through the real MCP server (its answer equal to the CLI's).
 """
 
 from __future__ import annotations
@@ -76,3 +76,17 @@ def test_metadata_naming_the_question_keeps_its_lead(tmp_path):
     assert _rows(cli_in_process("--root", root, "--route", "job runner", "--json"))[0]["path"] \
         == "engineering/scheduler.md"
     assert _rows(cli_in_process("--root", root, "--route", "calendar", "--json"))[0]["path"] == "ops/calendar.md"
+
+
+def test_the_server_answers_as_the_cli_does(tmp_path):
+    """The same order through the real MCP server (`bank_route`), equal to the CLI's `--json`."""
+    from mcpkit import Session
+
+    root = write_bank(tmp_path / "jobs", JOBS)
+    session = Session(root)
+    try:
+        served = session.ok("bank_route", {"question": QUESTION})["results"]
+    finally:
+        session.close()
+    assert [row["path"] for row in served[:2]] == ["engineering/scheduler.md", "domain/reports.md"], served
+    assert _rows(run_cli("--root", str(root), "--route", QUESTION, "--json")) == served
