@@ -27,10 +27,11 @@ The bar, per document, is evidence from the prompt's *topical* words, not a tune
   title, purpose, keys or headings), never one that says "test" in passing. A question about how the
   session's work just went ("did the tests pass?", "which test failed?", "сборка упала?": `reports`)
   is about this run, not the project: it reads as a request.
-- a question asking how two things differ (`compares`: "deep vs shallow copy", "Чем процесс отличается
-  от потока?", "HTTP 和 HTTPS 有什么区别？") asks about them as concepts, which is general knowledge unless
-  the bank has a page about them: a page it points at must name a compared word in its title, purpose,
-  keys or headings, not only in its prose.
+- a question asking how two things differ (`compares`: "deep vs shallow copy", "Чем куча отличается
+  от стека?", "HTTP 和 HTTPS 有什么区别？") asks about them as concepts, general knowledge unless the bank
+  has them both: a page it points at must hold every compared word (the frame — differ, between,
+  отличается, 区别 — aside), and a compared word no page holds means nothing is injected. A comparison
+  of the bank's own things ("how does the Tezos handler differ from the EVM one?") still points.
 - at least one in three topical words must occur somewhere in the bank (`KNOWN_SHARE`): a prompt
   mostly about things the bank never mentions is not about the bank. An everyday word no page holds
   (`already`, `almost`) is ordinary phrasing, not a missing topic: it is not counted.
@@ -255,8 +256,8 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
     prompt points at code in the conversation (`points_at_code`), so the words of code are request words.
     `asking`: the prompt is a question (`asks`); in a request, words of code and of the session's work
     (`SESSION`) do not anchor it; in a question `WORKFLOW` words are topical, anchoring a page named for
-    them. `compared`: the prompt asks how two things differ (`compares`),
-    so only words the document's metadata names anchor it."""
+    them. `compared`: the prompt asks how two things differ (`compares`), so the document must hold every
+    compared word, and one no page holds silences the prompt."""
     path = index.paths[sid]
     doc = index.bank.docs.get(path) if path is not None else None
     if doc is None:
@@ -274,9 +275,11 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
         if (_generic(index, concept) and not workflow) or (pointed and _code(index, concept)) \
                 or (chat and has_cjk(concept.text) and concept.text not in chat):
             continue
-        if workflow and not df:
+        if workflow and not df or compared and _comparing(concept):
             continue
         if not df:  # no document holds it: a topic the bank lacks, unless it is ordinary language
+            if compared and not _everyday(index, concept):
+                return False, 0.0
             topical += not _everyday(index, concept)
             continue
         topical += 1
@@ -284,13 +287,15 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
         known_weight += weight
         # everyday, clock and pastime words alone are no topic ("what time is it?"), nor, in a request, words
         # of code and of the session's work ("rerun the build"): the bank must hold another word
-        if workflow or compared:
+        if workflow:
             anchored = anchored or named(concept, terms)
         else:
             anchored = anchored or not (_everyday(index, concept)
                                         or (not asking and (_code(index, concept) or _within(index, concept, SESSION))))
         if sid in values or named(concept, terms):
             found += weight
+        elif compared and not _everyday(index, concept):
+            return False, 0.0
     if not known or known * KNOWN_SHARE < topical:
         return False, 0.0
     share = found / known_weight
@@ -368,6 +373,13 @@ def compares(text: str) -> bool:
     lowered = text.lower()
     return any(w.strip(_PUNCTUATION) in COMPARING for w in lowered.split()) \
         or any(stem in lowered for stem in COMPARING_STEMS)
+
+
+def _comparing(concept: SearchConcept) -> bool:
+    """A word of the comparison's frame itself (differ, отличается, 区别), not of what it compares."""
+    text = concept.text.lower()
+    return text in COMPARING or text in ("between", "между", "отличается") \
+        or any(text.startswith(stem) for stem in COMPARING_STEMS)
 
 
 def asks_scope(text: str) -> bool:

@@ -56,12 +56,15 @@ def test_a_question_about_what_the_project_supports_may_name_a_technology_it_lac
     assert documents and documents[0]["path"] == "product/context.md", documents
 
 
-def test_a_comparison_points_only_at_a_page_named_for_what_it_compares(project):
-    # the storage page says `process` once in its prose: no page is about processes
+def test_a_comparison_points_only_at_a_page_holding_everything_it_compares(project):
+    # the storage page says `process` once in its prose, and no page says thread or coroutine
     assert hook_prime(project, "what's the difference between a process and a thread?", real=True) == ""
-    assert prime_json(project, "Чем процесс отличается от потока?")["documents"] == []
+    assert prime_json(project, "Чем процесс отличается от корутины?")["documents"] == []
     documents = prime_json(project, "what is the difference between lint checks and unit checks?")["documents"]
     assert documents and documents[0]["path"] == "engineering/testing.md", documents
+    # both compared things are on the storage page's prose, though its metadata names neither
+    documents = prime_json(project, "how does the ring buffer differ from the nightly join?", real=True)["documents"]
+    assert documents and documents[0]["path"] == "engineering/storage.md", documents
 
 
 def test_a_question_about_the_workflow_points_at_the_page_about_it(project):
