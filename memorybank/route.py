@@ -715,7 +715,7 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
                 scored.append((later(ident, path), -total, path, value, body, weighed, said))
         # -- issue 14 (route-plain3, route-plain4): answer types (answertype.py) --
         numbers: dict[str, tuple[int, str, str | None]] = {}
-        types = answer_types(question) if scored else ()
+        types = answer_types(question, reasons=bool(roles)) if scored else ()  # a reason line: plain banks only
         if types:  # every row weighed (no cut): the fused ranks read all of them
             scored, numbers = with_number_lines(scored, len(scored), body_index, evidence, docs,
                                                 lambda path: factor(index.ids[path]), types)
