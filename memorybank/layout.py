@@ -38,6 +38,7 @@ from .derived import DerivedIndex
 from .lang import Concept, Lexicon, lexicon_for
 from .lang.everyday import everyday_df
 from .records import Doc
+from .regexes import compiled
 from .routefit import shown_words
 from .search import SearchIndex
 from .termmatch import EXACT, MIN_PREFIX_QUERY, TRANSLATION, term_matches
@@ -242,6 +243,49 @@ def role_scores(bank: Bank, concepts: list[Concept], body: SearchIndex, intent: 
         return {}
     return {path: (WEIGHT_ROLE * per_role[role], ROLES[role][0])
             for path, role in layout.roles.items() if per_role.get(role) and path.rpartition("/")[0] in folders}
+
+
+# -- route-plain8: a question asking how something works is not answered by the overview files --
+# The brief and the product context say what the project must do and why it exists: their requirement and
+# goal lists name nearly every feature once ("Download and store NFT metadata", "Support for IPFS content"),
+# and being the shortest core files, BM25's length normalisation lifts such a passing mention above the file
+# that describes the mechanism (the system patterns' pipeline, the tech context's setup, the progress file's
+# mitigation). A question asking *how* something works or is done is answered by the file describing it, not
+# by the overview restating that it exists, so in a how question the overview rows weigh × `HOW_OVERVIEW`.
+# Measured on the allowed sets before the rule: of 45 how questions, the overview won 10, rightly once.
+# A how question: `how does/is/can…` opening it (not `how many/much/often/long/far`, which ask a number:
+# answertype), Russian `как`/`каким образом` asking (not `как часто`/`как долго`, nor `так как`, `такой как`),
+# Chinese `怎么`/`怎样`/`如何` (not `为什么`).
+OVERVIEW = frozenset({"projectbrief", "productcontext"})
+HOW_OVERVIEW = 0.5
+_HOW = compiled(
+    r"^\W*how\s+(?:does|do|did|is|are|was|were|can|could|should|would|will|must|to)\b"
+    r"|\bhow\s+(?:does|do|is|are)\s+(?:it|the|this|that|they|a|an)\b"
+    r"|(?<![а-я])(?<!так )(?<!такой )как(?:им\s+образом)?\s+(?!часто|долго|скоро|много|быстро)[а-я]"
+    r"|怎么(?!样的)|怎样|如何")
+
+
+def asks_how(question: str) -> bool:
+    """Does the question ask how something works or is done (not how much, how often, how long)?"""
+    return _HOW.search(question.lower().replace("ё", "е")) is not None
+
+
+def overview_damped(bank: Bank, question: str, rows: list) -> list:
+    """Route's scored rows with the overview files' (`OVERVIEW`: core files of the layout without metadata of their
+    own, in a laid-out folder) score, metadata, body and prose × `HOW_OVERVIEW` when the question asks how
+    (`asks_how`); else `rows` itself."""
+    if not rows or not asks_how(question):
+        return rows
+    layout = LayoutIndex.of(bank)
+    if not any(role in OVERVIEW for role in layout.roles.values()):
+        return rows
+    folders = layout.laid_out()
+    overview = {path for path, role in layout.roles.items()
+                if role in OVERVIEW and path.rpartition("/")[0] in folders}
+    if not overview:
+        return rows
+    return [(row[0], round(row[1] * HOW_OVERVIEW, 4), row[2], row[3] * HOW_OVERVIEW, row[4] * HOW_OVERVIEW,
+             row[5] * HOW_OVERVIEW, row[6]) if row[2] in overview else row for row in rows]
 
 
 def with_role(row: dict, roles: dict[str, tuple[float, str]], size: int) -> dict:
