@@ -405,7 +405,8 @@ def with_number_lines(rows: list[Row], limit: int, index: SearchIndex, evidence:
     # a share concept may be placed on a percentage the prose does not spell (`60%` for `процент`): it may
     # reach a line of any row with a body, beyond the concepts the row's prose holds
     share = sum(weight for named, weight in zip(shape[0], evidence.weights) if named)
-    weighs = WEIGHT_REASON if types == ("reason",) else WEIGHT_NUMBER
+    reasoning = types == ("reason",)  # a why question only: a line of another type keeps its weight
+    weighs = WEIGHT_REASON if reasoning else WEIGHT_NUMBER
     for number, row in enumerate(rows):
         sid = ids.get(row[2])
         if sid is not None and (share or raw.get(sid)):
@@ -421,7 +422,7 @@ def with_number_lines(rows: list[Row], limit: int, index: SearchIndex, evidence:
         if needles is None:
             needles = line_needles(index, evidence)
         found = number_line(index, evidence, docs[row[2]], needles, types, shape)
-        if found is None or not found[0] or (weighs == WEIGHT_REASON and found[0] < REASON_LEAST):
+        if found is None or not found[0] or (reasoning and found[0] < REASON_LEAST):
             continue
         extra = weighs * found[0] * factor(row[2])
         lines[row[2]] = found[1]
