@@ -31,6 +31,7 @@ dictionary lookups per concept.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 
 from .bank import Bank
@@ -258,16 +259,19 @@ def role_scores(bank: Bank, concepts: list[Concept], body: SearchIndex, intent: 
 # Chinese `怎么`/`怎样`/`如何` (not `为什么`).
 OVERVIEW = frozenset({"projectbrief", "productcontext"})
 HOW_OVERVIEW = 0.5
-_HOW = compiled(
+_HOW_SOURCE = (
     r"^\W*how\s+(?:does|do|did|is|are|was|were|can|could|should|would|will|must|to)\b"
     r"|\bhow\s+(?:does|do|is|are)\s+(?:it|the|this|that|they|a|an)\b"
     r"|^\W*как\s+(?!часто|долго|скоро|много|быстро)[а-я]|(?<![а-я])каким\s+образом"
     r"|怎么(?!样的)|怎样|如何")
+_HOW: list[re.Pattern[str]] = []  # compiled on first use: a cold prime process asked nothing pays no compile
 
 
 def asks_how(question: str) -> bool:
     """Does the question ask how something works or is done (not how much, how often, how long)?"""
-    return _HOW.search(question.lower().replace("ё", "е")) is not None
+    if not _HOW:
+        _HOW.append(compiled(_HOW_SOURCE))
+    return _HOW[0].search(question.lower().replace("ё", "е")) is not None
 
 
 def overview_damped(bank: Bank, question: str, rows: list) -> list:
