@@ -85,3 +85,16 @@ def test_a_bank_not_laid_out_keeps_its_order(tmp_path):
     other = write_bank(tmp_path / "bank", {names[name]: text for name, text in CORE.items()})
     assert _route(other, "why are uploads sent one at a time?")[0]["path"] == "limits.md"
     assert _route(other, "how does ferry resume a broken upload?")[0]["path"] == "scope.md"
+
+
+def test_the_words_no_row_held_reach_the_page_saying_them(tmp_path):
+    # thesaurus rows (route-plain8): мешать / 阻碍 is a blocker, 限流 a limit, 图形界面 a GUI; each page says
+    # one of them in English and no other word of the question, so without the row nothing is found
+    pages = {"blockers.md": "# Notes\n\n## Current Blockers\n\n- The signing certificate expired.\n",
+             "limits.md": "# Notes\n\n## Rate limiting\n\nThe upstream API limits us to ten calls a second.\n",
+             "scope.md": "# Notes\n\n## Non-goals\n\nNo GUI version is planned; the tool stays a command line.\n"}
+    bank = write_bank(tmp_path / "bank", pages)
+    for question, page in (("Что сейчас мешает?", "blockers.md"), ("遇到了什么阻碍？", "blockers.md"),
+                           ("限流是多少？", "limits.md"), ("有没有图形界面？", "scope.md")):
+        results = _route(bank, question)
+        assert results and results[0]["path"] == page, (question, results)
