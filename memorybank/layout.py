@@ -226,11 +226,30 @@ class LayoutIndex(DerivedIndex):
         return found
 
 
-def role_scores(bank: Bank, concepts: list[Concept], body: SearchIndex, intent: bool = False
-                ) -> dict[str, tuple[float, str]]:
+# route-plain8: a question asking whom the project is for ("who is it for", "who would use this", "для кого",
+# "кто пользуется", "谁会用", "面向哪些人") asks for the target users, a job of the product context alone; its
+# words are pronouns no description holds, so it meets that role as a why question meets the reasons'.
+# `who` opening the question only: inside one it is a relative pronoun ("someone who has trouble…").
+USERS_ROLE = "productcontext"
+_WHO_SOURCE = (r"^\W*who\s+(?:is|are|would|will|can|might|should|does|do)\b(?!\s+(?:else|we)\b)|\bfor\s+whom\b"
+               r"|(?<![а-я])для\s+кого|^\W*кто\s+(?:будет\s+)?(?:пользу|использу|работает\s+с)"
+               r"|谁会用|谁会使用|谁在用|给谁用|面向谁|面向哪些|目标用户")
+_WHO: list[re.Pattern[str]] = []
+
+
+def asks_who_for(question: str) -> bool:
+    """Does the question ask whom the project is for (its users)?"""
+    if not _WHO:
+        _WHO.append(compiled(_WHO_SOURCE))
+    return _WHO[0].search(question.lower().replace("ё", "е")) is not None
+
+
+def role_scores(bank: Bank, concepts: list[Concept], body: SearchIndex, intent: bool = False,
+                question: str = "") -> dict[str, tuple[float, str]]:
     """Per document holding a role: (its role score × `WEIGHT_ROLE`, the name `why` shows); empty when
     the bank does not follow the layout or no concept meets a role. `intent`: the question asks why
-    (`lang.why_intent`), which the reason-holding roles (`REASONS`) answer as if it named their word."""
+    (`lang.why_intent`), which the reason-holding roles (`REASONS`) answer as if it named their word;
+    a `question` asking whom the project is for (`asks_who_for`) meets the product context's role so."""
     layout = LayoutIndex.of(bank)
     folders = layout.laid_out() if layout.roles else set()
     if not folders:
@@ -240,6 +259,8 @@ def role_scores(bank: Bank, concepts: list[Concept], body: SearchIndex, intent: 
         share = _idf(len(ROLES), len(REASONS)) / _idf(len(ROLES), 1)
         for role in REASONS:
             per_role[role] = per_role.get(role, 0.0) + share
+    if question and asks_who_for(question):
+        per_role[USERS_ROLE] = per_role.get(USERS_ROLE, 0.0) + 1.0  # one role of six: a one-role word's weight
     if not per_role:
         return {}
     return {path: (WEIGHT_ROLE * per_role[role], ROLES[role][0])

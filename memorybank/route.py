@@ -676,7 +676,7 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
             raw = exact(ident)
             rows[path] = round(raw * factor(ident), 4)
         # -- issue 14 (route-roles): a Cline-layout core file's role scores as low-weight metadata (layout.py) --
-        roles = role_scores(bank, concepts, body_index, intent)
+        roles = role_scores(bank, concepts, body_index, intent, question)
         for path, (extra, _) in roles.items():
             ident, doc = index.ids.get(path), docs.get(path)
             if ident is not None and doc is not None and not (filtered and not (

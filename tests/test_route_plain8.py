@@ -98,3 +98,15 @@ def test_the_words_no_row_held_reach_the_page_saying_them(tmp_path):
                            ("限流是多少？", "limits.md"), ("有没有图形界面？", "scope.md")):
         results = _route(bank, question)
         assert results and results[0]["path"] == page, (question, results)
+
+
+@pytest.mark.parametrize("question", ["who is ferry for?", "Для кого ferry?", "谁会使用 ferry？"])
+def test_a_question_asking_whom_the_project_is_for_reaches_the_product_context(bank, question):
+    # every core title says `ferry`, no file says who in the question's words: the target users are the
+    # product context's job (layout.asks_who_for); without the rule the titles tie and another file leads
+    results = _route(bank, question)
+    assert results[0]["path"] == "productContext.md", results
+    assert results[0]["why"].startswith("layout: productContext"), results[0]
+    from memorybank.layout import asks_who_for
+    assert not asks_who_for("how could someone who has trouble moving benefit?")  # a relative pronoun asks nothing
+    assert not asks_who_for("who else does this?")
