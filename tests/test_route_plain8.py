@@ -5,8 +5,9 @@ the active context records it as a decision with the reason on the next line —
 upload resumes — the brief names it in its scope, the system patterns describe how. Asked *why*, route
 reaches the file giving the reason (`answertype`: a reason line, plain banks only) and `why` quotes its
 line; asked *how*, the file describing the mechanism comes before the overview restating that it exists
-(`layout.overview_damped`). The same words asked without why or how keep the other file first, so each
-check fails without its rule. One real CLI process; the rest through its entry point here.
+(`layout.overview_damped`); asked *whom it is for*, the product context (`layout.asks_who_for`). The same
+words asked without why or how keep the other file first, so each check fails without its rule. One real
+CLI process; the rest through its entry point here.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 from conftest import cli_in_process, run_cli, write_bank
 
 from memorybank.answertype import answer_types
-from memorybank.layout import asks_how
+from memorybank.layout import asks_how, asks_who_for
 
 CORE = {
     "projectbrief.md": "# Project Brief: ferry\n\n## Scope\n\nferry uploads photo folders to cloud storage. It can "
@@ -107,6 +108,5 @@ def test_a_question_asking_whom_the_project_is_for_reaches_the_product_context(b
     results = _route(bank, question)
     assert results[0]["path"] == "productContext.md", results
     assert results[0]["why"].startswith("layout: productContext"), results[0]
-    from memorybank.layout import asks_who_for
     assert not asks_who_for("how could someone who has trouble moving benefit?")  # a relative pronoun asks nothing
     assert not asks_who_for("who else does this?")
