@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Callable
 
-from conftest import cli_in_process, run_cli
+from conftest import cli_in_process, git_repo, run_cli
 
 LINKED_WORDS = ("filter", "threshold", "queue", "export", "ledger", "rounding")
 
@@ -66,3 +66,10 @@ def assert_routes_first(root: Path, pages: dict[str, str], questions: dict[str, 
     for question, page in questions.items():
         paths = route_paths(bank, question)
         assert paths[:1] == [f"docs/{page}"], (question, paths)
+
+
+def governed_project(root: Path, pages: dict[str, str]) -> Path:
+    """A git project at `root` whose bank is `memory_bank/`: its README plus `pages` (paths inside the bank)."""
+    files = {"memory_bank/README.md": START}
+    files.update({f"memory_bank/{path}": text for path, text in pages.items()})
+    return git_repo(root, files)
