@@ -47,11 +47,13 @@ _MIXED = compiled(r"[A-Za-z]\d|\d[A-Za-z%]")
 _HYPHEN_MARKED = compiled(r"\w-\w")
 _INSIDE = compiled(r"\w(?:::|:|=[\"']?)\w|\(\)|^@\w|^--?[A-Za-z]|^<[^>]+>$|^\[[^\]]+\]$")
 _WORDISH = compiled(r"[0-9A-Za-z_]")
+_PLURAL_ACRONYM = compiled(r"[A-Z]{2,}s")
 _VERSION = compiled(r"^[vV](\d+(?:\.\d+)+)$")
 
 
-def question_literals(question: str) -> tuple[str, ...]:
-    """The literals a question names, lowercased, in order, each once (see the module docstring)."""
+def question_literals(question: str) -> tuple[tuple[str, ...], ...]:
+    """The literals a question names, in order, each once, as its forms (`_forms`, lowercased, the whole
+    literal first; see the module docstring)."""
     found: list[str] = []
     rest = question
     for match in _SPANS.finditer(question):
@@ -69,7 +71,7 @@ def question_literals(question: str) -> tuple[str, ...]:
             token = token[:-1]
         if _is_literal(token):
             found.append(_VERSION.sub(r"\1", token))  # `v0.3.0` and `0.3.0` are one version (`lang.tokens.version`)
-    return tuple(dict.fromkeys(item.lower() for item in found))
+    return tuple(dict.fromkeys(tuple(dict.fromkeys(form.lower() for form in _forms(item))) for item in found))
 
 
 def _is_literal(token: str) -> bool:
@@ -79,50 +81,99 @@ def _is_literal(token: str) -> bool:
         return False
     if "_" in token.strip("_") or "/" in token or _DOTTED.search(token) or _INSIDE.search(token):
         return True
+    if _PLURAL_ACRONYM.fullmatch(token):  # `PDFs`, `URLs`: a plural word, not an identifier
+        return False
     if _CAMEL.search(token) or _MIXED.search(token):
         return True
-    # a hyphen joining a digit or a capital (`SC-16`, `ERC-1155`, `UTF-8`), not two plain words (`built-in`)
-    return bool(_HYPHEN_MARKED.search(token)) and (any(ch.isdigit() for ch in token)
-                                                 or any(ch.isupper() for ch in token))
+    # a hyphen joined to a digit (`SC-16`, `ERC-1155`, `UTF-8`), not two words (`built-in`, `DRM-locked`)
+    return bool(_HYPHEN_MARKED.search(token)) and any(ch.isdigit() for ch in token)
 
 
-def literal_holders(index: SearchIndex, docs: dict[str, Doc], literals: tuple[str, ...]) -> dict[str, float]:
+def _forms(literal: str) -> tuple[str, ...]:
+    """The ways a body can hold a literal (as typed): whole; a plural identifier as its singular
+    (`HeadingBlocks`); alternatives joined by a slash each on its own (`ParseOk/ParseErr`); a member of
+    a named type as that type (`ParseFailure.message`: the page about `ParseFailure`)."""
+    forms = [literal]
+    if literal.endswith("s") and len(literal) > 4 and literal[-2].islower() and _CAMEL.search(literal) \
+            and literal.isalnum():
+        forms.append(literal[:-1])
+    sides = literal.split("/")
+    if len(sides) == 2 and all(_is_literal(side) for side in sides):
+        forms.extend(sides)
+    head, dot, member = literal.partition(".")
+    if dot and member.isalpha() and member.islower() and _is_literal(head) and "/" not in head:
+        forms.append(head)
+    return tuple(forms)
+
+
+def literal_holders(index: SearchIndex, docs: dict[str, Doc],
+                    literals: tuple[tuple[str, ...], ...]) -> dict[str, float]:
     """Per path, the summed rarity (idf) of the question's literals its body holds whole, or its file
     name is; only documents holding at least one literal appear (empty when the question names none)."""
     if not literals:
         return {}
-    lexicon = index.lexicon
-    assert lexicon is not None
-    counted, _, _ = index.population()
+    counted = index.population()[0]
     held: dict[str, float] = {}
-    for literal in literals:
-        terms, _ = lexicon.search_counts(literal)
-        candidates: set[int] | None = None
-        for term in sorted(terms, key=lambda term: len(index.postings.get(term, ((),))[0])):
-            entry = index.postings.get(term)
-            ids = set(entry[0]) if entry is not None else set()
-            candidates = ids if candidates is None else candidates & ids
-            if not candidates:
-                break
-        holders = []
-        if "." in literal:  # a document named by the literal holds it (`systemPatterns.md`)
-            holders.extend(path for path in docs
-                           if path.lower() == literal or path.lower().rsplit("/", 1)[-1] == literal)
-        if candidates and len(candidates) <= MOST * max(counted, 1):
-            for ident in candidates:
-                path = index.paths[ident]
-                doc = docs.get(path) if path is not None else None
-                if doc is None or path in holders:
-                    continue
-                body = index.body(path, doc)
-                if body and _holds(body.lower(), literal):
-                    holders.append(path)
+    for forms in literals:
+        holders = _holders(index, docs, forms, counted)
         if not holders or len(holders) > MOST * max(counted, 1):
             continue
         weight = math.log(1 + max(counted, len(holders)) / len(holders))
         for path in holders:
             held[path] = held.get(path, 0.0) + weight
     return held
+
+
+def bank_holds(index: SearchIndex, docs: dict[str, Doc], literals: tuple[tuple[str, ...], ...]) -> bool:
+    """Does any document hold one of the literals (however many do: the bank's own name counts)?"""
+    counted = index.population()[0]
+    return any(_holders(index, docs, forms, counted, everywhere=True) for forms in literals)
+
+
+def _holders(index: SearchIndex, docs: dict[str, Doc], forms: tuple[str, ...], counted: int,
+             everywhere: bool = False) -> list[str]:
+    """The paths holding one of a literal's forms (`_forms`); a form's holders are not read past `MOST`
+    of the documents unless `everywhere` (then the first holder found is enough)."""
+    lexicon = index.lexicon
+    assert lexicon is not None
+    holders: list[str] = []
+    for form in forms:
+        for path in _form_holders(index, docs, lexicon, form, counted, everywhere):
+            if path not in holders:
+                holders.append(path)
+        if everywhere and holders:
+            break
+    return holders
+
+
+def _form_holders(index: SearchIndex, docs: dict[str, Doc], lexicon, literal: str, counted: int,
+                  everywhere: bool) -> list[str]:
+    """The paths whose body holds this one form whole (or whose file name it is), found among the documents
+    holding each of its index terms; none are read past `MOST` of the documents unless `everywhere`."""
+    terms, _ = lexicon.search_counts(literal)
+    candidates: set[int] | None = None
+    for term in sorted(terms, key=lambda term: len(index.postings.get(term, ((),))[0])):
+        entry = index.postings.get(term)
+        ids = set(entry[0]) if entry is not None else set()
+        candidates = ids if candidates is None else candidates & ids
+        if not candidates:
+            break
+    holders = []
+    if "." in literal:  # a document named by the literal holds it (`systemPatterns.md`)
+        holders.extend(path for path in docs
+                       if path.lower() == literal or path.lower().rsplit("/", 1)[-1] == literal)
+    if candidates and (everywhere or len(candidates) <= MOST * max(counted, 1)):
+        for ident in sorted(candidates):
+            path = index.paths[ident]
+            doc = docs.get(path) if path is not None else None
+            if doc is None or path in holders:
+                continue
+            body = index.body(path, doc)
+            if body and _holds(body.lower(), literal):
+                holders.append(path)
+                if everywhere:
+                    break
+    return holders
 
 
 def _holds(low: str, literal: str) -> bool:

@@ -32,6 +32,10 @@ The bar, per document, is evidence from the prompt's *topical* words, not a tune
   has them both: a page it points at must hold every compared word (the frame — differ, between,
   отличается, 区别 — aside), and a compared word no page holds means nothing is injected. A comparison
   of the bank's own things ("how does the Tezos handler differ from the EVM one?") still points.
+- a prompt naming literals (`literal.question_literals`: an identifier, a path, a flag, an error string,
+  a version) none of which any document holds, whole or as its file name, is about that code, that
+  tool or that error ("rename MAX_RETRIES", "what does git log --oneline print?", "KeyError: 'id'"),
+  not about the bank: nothing is injected, whatever its ordinary words match.
 - at least one in three topical words must occur somewhere in the bank (`KNOWN_SHARE`): a prompt
   mostly about things the bank never mentions is not about the bank. An everyday word no page holds
   (`already`, `almost`) is ordinary phrasing, not a missing topic: it is not counted.
@@ -61,6 +65,7 @@ from .errors import BankError
 from .evidence import Evidence, named
 from .lang import SearchConcept, estimate_tokens
 from .lang.tokens import fold, has_cjk
+from .literal import bank_holds, question_literals
 from .plain import plain
 from .query import MAX_QUESTION
 from .search import SearchIndex
@@ -540,6 +545,9 @@ def prime(bank: Bank, prompt: str) -> dict:
     pointed = points_at_code(folded, index.lexicon)
     asking = asks(folded) and not reports(folded)
     if not asks_scope(folded) and foreign(folded, evidence, index):
+        return dict(NOTHING)
+    literals = question_literals(text)  # s8-literal: a flag, identifier or error string the bank never holds
+    if literals and not bank_holds(index, bank.docs, literals):
         return dict(NOTHING)
     compared = compares(folded)
     documents = []
