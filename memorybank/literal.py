@@ -39,6 +39,7 @@ MOST = 0.5  # a literal held by more than this share of the counted documents is
 SPAN_MIN, SPAN_MAX = 3, 80  # characters of a quoted or backticked literal
 # backticks, double quotes (straight, curly), guillemets, and single quotes standing around a span
 _SPANS = compiled(r"`([^`\n]+)`|(?<![=\w])\"([^\"\n]+)\"|“([^”\n]+)”|«([^»\n]+)»|(?<![\w])'([^'\n]+)'(?![\w])")
+_BRACKETS = compiled(r"(?<!\w)\[[^\]\s][^\]]{1,40}\]|<[\w-]{1,30}>")  # `[object Object]`, `<empty-line>`
 _TOKEN = compiled(r"[^\s\u3000-\u303f\uff00-\uffef\u2e80-\u9fff\uac00-\ud7af]+")  # CJK and full-width cut tokens
 _TRIM = "?!,;:.)»\"'`…"
 _CAMEL = compiled(r"[a-z][A-Z]|[A-Z]{2}[a-z]")
@@ -61,7 +62,7 @@ def question_literals(question: str) -> tuple[tuple[str, ...], ...]:
         if SPAN_MIN <= len(span) <= SPAN_MAX:
             found.append(span)
         rest = rest.replace(match.group(0), " ")
-    for bracket in compiled(r"(?<!\w)\[[^\]\s][^\]]{1,40}\]|<[\w-]{1,30}>").findall(rest):
+    for bracket in _BRACKETS.findall(rest):
         found.append(bracket)
         rest = rest.replace(bracket, " ")
     for token in _TOKEN.findall(rest):
