@@ -23,7 +23,7 @@ from memorybank.literal import question_literals
 
 CORE = {
     "projectbrief.md": "# Project Brief: RelayKit\n\n## Screenshots and tool calls\n\nRelayKit answers a tool call "
-                       "that asks for a screenshot of the screen, and a call that asks which workflow runs.\n",
+                       "that asks for a screenshot of the screen, and a call that asks which workflow runs the checks on a push.\n\n## Workflow\n\nThe checks workflow runs on every push.\n",
     "techContext.md": "# Tech Context: RelayKit\n\n## Stack\n\nRelayKit is written in Swift.\n\n"
                       "```swift\n// CGDisplayCreateImage for the capture\n```\n\n"
                       "The pipeline in .github/workflows/ci.yml builds and tests every push.\n\n"
@@ -39,7 +39,8 @@ CORE = {
 LITERAL = [
     ("which call takes the screenshot, CGDisplayCreateImage?", "techContext.md",
      "which call takes the screenshot?", "projectbrief.md"),
-    ("which workflow runs .github/workflows/ci.yml?", "techContext.md", "which workflow runs?", "projectbrief.md"),
+    ("which checks does .github/workflows/ci.yml run?", "techContext.md", "which checks does the workflow run?",
+     "projectbrief.md"),
     ("v0.3.0 计划包含哪些功能？", "techContext.md", "计划包含哪些功能？", "progress.md"),
 ]
 
