@@ -36,6 +36,7 @@ from .regexes import compiled
 from .search import SearchIndex
 
 MOST = 0.5  # a literal held by more than this share of the counted documents is not evidence
+READ_MOST = 256  # bodies read to place one literal: past this many candidates it is common (route stays cheap)
 SPAN_MIN, SPAN_MAX = 3, 80  # characters of a quoted or backticked literal
 # backticks, double quotes (straight, curly), guillemets, and single quotes standing around a span
 _SPANS = compiled(r"`([^`\n]+)`|(?<![=\w])\"([^\"\n]+)\"|“([^”\n]+)”|«([^»\n]+)»|(?<![\w])'([^'\n]+)'(?![\w])")
@@ -150,7 +151,9 @@ def _holders(index: SearchIndex, docs: dict[str, Doc], forms: tuple[str, ...], c
 def _form_holders(index: SearchIndex, docs: dict[str, Doc], lexicon, literal: str, counted: int,
                   everywhere: bool) -> list[str]:
     """The paths whose body holds this one form whole (or whose file name it is), found among the documents
-    holding each of its index terms; none are read past `MOST` of the documents unless `everywhere`."""
+    holding each of its index terms; none are read past `MOST` of the documents (or `READ_MOST` of them:
+    on a large bank a literal whose every part co-occurs that often tells few documents apart, and reading
+    them all would cost a warm route more than the rest of it) unless `everywhere`."""
     terms, _ = lexicon.search_counts(literal)
     candidates: set[int] | None = None
     for term in sorted(terms, key=lambda term: len(index.postings.get(term, ((),))[0])):
@@ -163,7 +166,7 @@ def _form_holders(index: SearchIndex, docs: dict[str, Doc], lexicon, literal: st
     if "." in literal:  # a document named by the literal holds it (`systemPatterns.md`)
         holders.extend(path for path in docs
                        if path.lower() == literal or path.lower().rsplit("/", 1)[-1] == literal)
-    if candidates and (everywhere or len(candidates) <= MOST * max(counted, 1)):
+    if candidates and (everywhere or len(candidates) <= min(READ_MOST, MOST * max(counted, 1))):
         for ident in sorted(candidates):
             path = index.paths[ident]
             doc = docs.get(path) if path is not None else None

@@ -23,7 +23,8 @@ from memorybank.literal import question_literals
 
 CORE = {
     "projectbrief.md": "# Project Brief: RelayKit\n\n## Screenshots and tool calls\n\nRelayKit answers a tool call "
-                       "that asks for a screenshot of the screen, and a call that asks which workflow runs the checks on a push.\n\n## Workflow\n\nThe checks workflow runs on every push.\n",
+                       "that asks for a screenshot of the screen, and a call that asks which workflow runs the checks "
+                       "on a push.\n\n## Workflow\n\nThe checks workflow runs on every push.\n",
     "techContext.md": "# Tech Context: RelayKit\n\n## Stack\n\nRelayKit is written in Swift.\n\n"
                       "```swift\n// CGDisplayCreateImage for the capture\n```\n\n"
                       "The pipeline in .github/workflows/ci.yml builds and tests every push.\n\n"
