@@ -183,3 +183,116 @@ reproduce, reproduction | воспроизв | -
 panic | паник | -
 plan, schedule | планир | -
 """
+
+# Session 8 (dev-ru8): slang verbs built on a short anglicism stem (`за|пуш|ить`: a stem behind a verbal
+# prefix needs 4 letters, so these are listed whole), anglicisms of tools and languages, everyday words
+# of questions about a codebase, and words that had landed in the wrong concept (`замокать` was "lock"
+# through `замок`, `удалось` "delete" through `удал`, `зависло` "dependency" through `завис`). Each was
+# checked against `Lexicon.term` first; stems that would swallow common unrelated words (`прод` would
+# take `продукт`, `раст` `растет`, `мак` `макет`, `личн` `различный`) are left out.
+ROWS += """mock | мок, замока, замокир, мокир | -
+push | пуш, запуш | -
+pull | пулл, спул | -
+log, logging | лог, залогир, логир | -
+cache | кэш, закэшир, закешир, кэшир, кешир | -
+debug | отладк, дебаж, задебаж, отдебаж | -
+build | сборк, билд, сбилд, собрат, собер, собрал | -
+tool, tooling | инструмент, тулз, тулинг | -
+crate | крейт | -
+library | библиотек, либ | -
+server | сервер, сервак | -
+task | задач, таск | -
+issue | ишью | -
+readme | ридми | -
+documentation, docs | доки, доку, докам, доками | -
+handler | хендлер, хэндлер | -
+endpoint | эндпоинт, эндпойнт | -
+state | состояни, стейт | -
+props, properties | пропс | -
+screenshot | скриншот, скрина, скрины, скрину, скрином, скрине, скринов, скринам, скринами, скринах | -
+warning | предупрежд, варнинг, ворнинг | -
+async, asynchronous | асинхрон, асинк | -
+slow, lag | тормоз, лага, лагал | -
+hang, freeze | зависа, зависл, висн, подвис | -
+python | питон, пайтон | -
+java | джав | -
+javascript | джаваскрипт | -
+typescript | тайпскрипт | -
+swift | свифт | -
+kotlin | котлин | -
+golang, go | голанг | -
+react | реакт | -
+git | гит | -
+macos, mac | макос, макбук, маки, маков, мака, маку | -
+crypto, cryptography | крипт | -
+call, invoke | вызов, вызва, дерга, дерн | -
+send | отправ, шлет, шлют, слат | -
+fail, failure | удалось, удался, удалась, удались, удаетс, удастс | -
+target | целев, таргет | -
+capture | захват | -
+future | будущ | -
+mouse | мыш | -
+binary, executable | бинарн, бинарник, бинар | -
+special | особ, специальн | -
+approach | подход | -
+control | контрол | -
+real, actual | реальн, настоящ | -
+flexible, flexibility | гибк | -
+modern | современн | -
+solution, solve | решени | -
+distribution, distribute | распростран | -
+complex, complexity | сложн | -
+decode, decoding | декодир | -
+detail, detailed | подробн, детал | -
+isolation, isolate | изоляц, изолир | -
+collector, collection | коллекционер | -
+behavior, behaviour | поведен | -
+normalization, normalize | нормализ | -
+match, matching | совпаден, совпада, сопостав | -
+reuse, reusable | переиспольз | -
+coordinate | координат | -
+quality | качеств | -
+interpret, interpretation | интерпрет | -
+cross-platform | кроссплатформ | -
+entry | вход | -
+resume, resumable | возобнов, докач | -
+malicious | вредонос | -
+artist | художник | -
+marketplace | маркетплейс | -
+mint, minting | минт | -
+immediate, immediately | немедлен | -
+trust | довер | -
+existing | существующ | -
+communication | коммуникац | -
+grant | выда | -
+shortcut | ярлык, шорткат | -
+bridge | мост | -
+visual | визуальн | -
+weather | погод | -
+forecast | прогноз | -
+memory, ram | памят, оперативк, озу | -
+consumption, consume | потребл, жрет, жрат, жрут, сжира | -
+missing, absent, absence, lack | отсутств, недостающ, нехватк | -
+meeting | встреч, заседан | -
+migration, transition, switch | миграц, переход, перейт, перешл, перехож | -
+review | ревью, пересматрив, пересмотр | -
+sentence | предложени | -
+ai | ии, нейросет | -
+blocker, block, obstacle | блокер, меша, помех | -
+support | поддержк, поддержив, поддержива, поддержат, поддержан | -
+download | скач, качат, качает, качают, качал | -
+configuration, setup | настро, настраив | -
+stop | останов, останавлив | -
+apply | примен | -
+change | измен, менят, меняет, меняют, меняем, поменя | -
+replace, substitute | замен, подмен | -
+pass, transfer | переда, передав, передач | -
+periodic, period | периодич, период | -
+backoff | бэкофф, бекофф | -
+wrong, incorrect | неверн, неправильн | -
+correct, proper | корректн, правильн | -
+master | мастер | -
+description, describe | описани | -
+fraction, proportion | доля, долю, доли, долей | -
+understand | понима | -
+"""
