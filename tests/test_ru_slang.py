@@ -87,5 +87,8 @@ def test_look_alike_words_stay_out_of_each_others_concept():
     assert "depend" in english("зависимость")
     assert "delet" not in english("удалось") and "delet" in english("удалить")
     assert "push" in english("запушить") and "cach" in english("закэшировать")
+    # the пустить family is no "empty" behind its prefixes: запустить runs, выпустить releases
+    assert "empty" not in english("запустить") and "run" in english("запустить")
+    assert "empty" not in english("выпустили") and "releas" in english("выпустили") and "empty" in english("пустой")
     # a prefixed stem is listed whole, never a short stem behind any prefix: заботиться is no bot
     assert "bot" not in english("заботиться")

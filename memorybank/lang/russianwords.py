@@ -295,6 +295,25 @@ master | мастер | -
 description, describe | описани | -
 fraction, proportion | доля, долю, доли, долей | -
 understand | понима | -
+run | прогон, запуст, запущ | -
+skip | пропуст, пропуск, пропущ | -
+allow, permit | разреш, допуст, допуск | -
+release | релиз, выпуск, выпуст, выпущ | -
+reject, abandon | отказал, отказыв, отказат | -
+update | обновл, обнов | -
+remove | удал, убра, убир, убер, выпил | -
+require, requirement | требовани, требу, необходим | -
+specify, set | задает, задают, задат, задан, указыва, указан, указат | -
+size, volume | размер, объем | -
+hourly | ежечас | -
+kafka | кафк | -
+redis | редис | -
+postgres, postgresql | постгрес | -
+apply | примен, накат | -
+implement | реализац, запил | -
+integrate, integration | интеграц, прикрут | -
+pull, fetch | пулл, подтян | -
+parse | парс, разобр | -
 """
 
 # Session 8 (dev-ru8): the Japanese forms of words the rows above translate. A Russian (or English)
