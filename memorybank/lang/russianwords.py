@@ -295,6 +295,21 @@ master | мастер | -
 description, describe | описани | -
 fraction, proportion | доля, долю, доли, долей | -
 understand | понима | -
+restart, reload | перезапус, перезагру | -
+accumulate | накоп | -
+clarify, clarification | поясн | -
+crash, fail | краш, отвал | -
+track, tracking | наблюд, отслед, отслеж | -
+load, loading | загруж, загруз, подгруз, догруз | -
+unpack, decompress | распаков | -
+bind, binding | привяз | -
+assign, assignment | назнач | -
+defer, postpone | отлож | -
+run | прогон, прогн | -
+response, answer, reply | ответ, отвеча | -
+workaround, bypass | обход, обойт | -
+wrap, wrapper | оберн, обертк, оберт | -
+highlight | подсвет | -
 run | прогон, запуст, запущ | -
 skip | пропуст, пропуск, пропущ | -
 allow, permit | разреш, допуст, допуск | -
@@ -313,7 +328,6 @@ apply | примен, накат | -
 implement | реализац, запил | -
 integrate, integration | интеграц, прикрут | -
 pull, fetch | пулл, подтян | -
-parse | парс, разобр | -
 """
 
 # Session 8 (dev-ru8): the Japanese forms of words the rows above translate. A Russian (or English)
