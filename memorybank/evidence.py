@@ -79,6 +79,15 @@ class Evidence(Value):
         """The idf-weighted share of the question's concepts the document's prose holds at all."""
         return sum(w for w, values in zip(self.weights, self.per_concept) if sid in values) / self.total
 
+    def named_share(self, index: SearchIndex, sid: int) -> float:
+        """The share of the question's concepts the document's title, purpose and canonical keys name
+        (`named`), whether or not its prose holds them (route's prose floor, `route._fused_order`)."""
+        title, purpose = index.meta[sid]
+        terms = title | purpose | index.keys[sid]
+        if not terms or not self.concepts:
+            return 0.0
+        return sum(named(concept, terms) for concept in self.concepts) / len(self.concepts)
+
     def beyond(self, index: SearchIndex, sid: int, doc: Doc) -> float:
         """Strength from the concepts the document's title, purpose and canonical keys do not hold.
 

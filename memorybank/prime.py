@@ -13,6 +13,25 @@ The bar, per document, is evidence from the prompt's *topical* words, not a tune
 - a prompt that points at code in the conversation ("sort these imports", "перепиши этот цикл",
   "把这个变量改个名字": `points_at_code`) asks about that code: the words of code itself (`CODE`) are
   then request words too; they say nothing about which page of *this* bank to read.
+- a prompt naming a technology or computing concept of general programming (`TECH`: SQL, Kubernetes,
+  Java, a Merkle tree, quicksort, 闭包, итератор) that no page of the bank mentions is about that
+  technology, not the bank: the bank's words beside it ("left *join* in SQL", "*логи* пода в Kubernetes")
+  are that technology's vocabulary, which a software bank uses in passing. Nothing is injected. A
+  technology the bank does name (Rust in a Rust project) is an ordinary topical word, and a prompt
+  asking what the project supports or runs on (`SCOPE`: "does it run on Linux?") is about its scope.
+  The list holds no word a project's own design might say in ordinary prose (thread, queue, hash,
+  array, algorithm, recursion): only names of technologies and of textbook concepts.
+- a question about how the project does its work names the workflow with request words ("how should
+  *commit* messages look?", "which *checks* run on every *push*?", "what comes in *version* 0.2?"): in a
+  question these `WORKFLOW` words are topical, and they anchor only a page about them (named in its
+  title, purpose, keys or headings), never one that says "test" in passing. A question about how the
+  session's work just went ("did the tests pass?", "which test failed?", "сборка упала?": `reports`)
+  is about this run, not the project: it reads as a request.
+- a question asking how two things differ (`compares`: "deep vs shallow copy", "Чем куча отличается
+  от стека?", "HTTP 和 HTTPS 有什么区别？") asks about them as concepts, general knowledge unless the bank
+  has them both: a page it points at must hold every compared word (the frame — differ, between,
+  отличается, 区别 — aside), and a compared word no page holds means nothing is injected. A comparison
+  of the bank's own things ("how does the Tezos handler differ from the EVM one?") still points.
 - at least one in three topical words must occur somewhere in the bank (`KNOWN_SHARE`): a prompt
   mostly about things the bank never mentions is not about the bank. An everyday word no page holds
   (`already`, `almost`) is ordinary phrasing, not a missing topic: it is not counted.
@@ -152,7 +171,7 @@ git commit commits amend squash rebase rebased merge merged conflict conflicts b
 stash cherry pick push pushed pull fetch upstream origin remote master trunk staged stage unstage revert reset lockfile
 request
 run rerun build builds rebuild compile recompile suite fail failed failing failure pass passed passing flaky skip
-skipped verbose output log logs ci pipeline lint retry restart reload open close save create called named
+skipped green red verbose output log logs ci pipeline lint retry restart reload open close save create called named
 send ship
 tab tabs space spaces indent indentation wrap line lines length width column columns character characters
 trailing whitespace newline blank
@@ -173,9 +192,11 @@ PASTIME = frozenset("""
 lunch dinner breakfast coffee tea break snack meal eat grab bed sleep home tired
 weather rain raining sunny snow wind cold hot warm morning afternoon evening night flight train trip travel
 vacation holiday airport game games match football soccer sport sports won win machine computer
+cat cats dog dogs pet pets kitten puppy
+кот кошка кота собака собаку питомец
 обед обедать пообедаю ужин завтрак кофе перерыв погода погоду дождь снег поезд самолёт самолет отпуск
 матч игра выиграл компьютер
-吃饭 午饭 晚饭 早饭 咖啡 休息 下雨 天气 出差 火车 飞机 度假 比赛 电脑 赢
+猫 狗 宠物 吃饭 午饭 晚饭 早饭 咖啡 休息 下雨 天气 出差 火车 飞机 度假 比赛 电脑 赢
 """.split())
 # Words that make a prompt a question about how things are, rather than a request to do something now
 ASKING = frozenset("""
@@ -190,8 +211,31 @@ you your yours yourself ты тебя тебе тобой твой твоя тв
 ZH_YOU = ("你", "您")
 ZH_ASKING = ("怎么", "怎样", "为什么", "为何", "什么", "哪", "如何", "吗", "谁", "多少", "是否")
 
+# Named technologies and computing concepts of general programming knowledge: languages, runtimes and
+# frameworks, databases, infrastructure tools, protocols, data structures and algorithms, language semantics.
+# Written as classes from general knowledge, not from prompts. A bank names the ones its project uses; one it
+# never mentions is the prompt's subject, and the bank's words around it ("left join in SQL", "логи пода в
+# Kubernetes", "JavaScript 的原型链") are that technology's vocabulary, which the bank uses in passing (`foreign`).
+TECH = frozenset("""
+python java javascript typescript rust swift dart golang kotlin ruby php perl scala haskell elixir erlang
+clojure lua fortran cobol julia matlab powershell zsh sql nosql cpp csharp objective-c wasm webassembly
+nodejs node.js deno react reactjs vue vuejs angular svelte jquery redux django flask fastapi laravel
+nextjs webpack vite numpy pandas pytorch tensorflow keras pillow opencv bash
+docker dockerfile kubernetes k8s helm terraform ansible nginx cron crontab systemd vim emacs
+mysql postgres postgresql sqlite redis mongodb elasticsearch cassandra dynamodb mariadb kafka rabbitmq graphql
+tcp udp tls ssl https dns websocket websockets jwt oauth cookie cookies cors grpc ssh ftp smtp sax dom vdom
+utf-16 ascii esm merkle
+quicksort mergesort heapsort bubblesort big-o hashmap hashmaps hashtable trie bst tuple tuples
+iterator iterators closure closures decorator decorators singleton singletons polymorphism generics
+mutex semaphore deadlock coroutine coroutines goroutine goroutines gil monad monads bytecode garbage
+питон джава джаваскрипт докер кубернетес итератор итераторы итератора замыкание замыкания синглтон
+полиморфизм кортеж кортежи кортежа пузырьком мьютекс дедлок
+泛型 闭包 迭代器 装饰器 单例 多态 原型链 链表 哈希表 二叉树 快速排序 冒泡 时间复杂度 动态规划 贪心 垃圾回收 协程
+区块链 子查询 反向代理
+""".split())
+
 # Function words the stopword lists miss: "rebase onto main" is about no page that says "onto"
-FUNCTION = frozenset("onto into upon via ll ve re".split())  # and contractions' tails: "i'll", "we've"
+FUNCTION = frozenset("onto into upon via vs versus ll ve re".split())  # and contractions' tails: "i'll", "we've"
 
 
 def _cut(prompt: str) -> str:
@@ -204,14 +248,16 @@ def _cut(prompt: str) -> str:
 
 
 def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", pointed: bool = False,
-         asking: bool = True) -> tuple[bool, float]:
+         asking: bool = True, compared: bool = False) -> tuple[bool, float]:
     """Does one document clear the bar (module doc)? And the idf-weighted share of known concepts it holds.
 
     `chat` is the prompt with its CJK request phrases blanked (`_chatless`): a CJK concept found only
     inside one (`问题` of `没问题`, "no problem") is part of the request, not its subject. `pointed`: the
     prompt points at code in the conversation (`points_at_code`), so the words of code are request words.
     `asking`: the prompt is a question (`asks`); in a request, words of code and of the session's work
-    (`SESSION`) do not anchor it."""
+    (`SESSION`) do not anchor it; in a question `WORKFLOW` words are topical, anchoring a page named for
+    them. `compared`: the prompt asks how two things differ (`compares`), so the document must hold every
+    compared word, and one no page holds silences the prompt."""
     path = index.paths[sid]
     doc = index.bank.docs.get(path) if path is not None else None
     if doc is None:
@@ -225,10 +271,15 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
     known_weight = found = 0.0
     anchored = False
     for concept, weight, values, df in zip(evidence.concepts, evidence.weights, evidence.per_concept, evidence.dfs):
-        if _generic(index, concept) or (pointed and _code(index, concept)) \
+        workflow = asking and _workflow(concept)
+        if (_generic(index, concept) and not workflow) or (pointed and _code(index, concept)) \
                 or (chat and has_cjk(concept.text) and concept.text not in chat):
             continue
+        if workflow and not df or compared and _comparing(concept):
+            continue
         if not df:  # no document holds it: a topic the bank lacks, unless it is ordinary language
+            if compared and not _everyday(index, concept):
+                return False, 0.0
             topical += not _everyday(index, concept)
             continue
         topical += 1
@@ -236,14 +287,105 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
         known_weight += weight
         # everyday, clock and pastime words alone are no topic ("what time is it?"), nor, in a request, words
         # of code and of the session's work ("rerun the build"): the bank must hold another word
-        anchored = anchored or not (_everyday(index, concept)
-                                    or (not asking and (_code(index, concept) or _within(index, concept, SESSION))))
+        if workflow:
+            anchored = anchored or named(concept, terms)
+        else:
+            anchored = anchored or not (_everyday(index, concept)
+                                        or (not asking and (_code(index, concept) or _within(index, concept, SESSION))))
         if sid in values or named(concept, terms):
             found += weight
+        elif compared and not _everyday(index, concept):
+            return False, 0.0
     if not known or known * KNOWN_SHARE < topical:
         return False, 0.0
     share = found / known_weight
     return anchored and share >= MIN_COVERAGE, share
+
+
+# How the session's work just went: "did the tests pass?", "which test failed?", "сборка упала?", "测试挂了" ask
+# about this run, not about how the project does things, so they read as requests (`reports`)
+OUTCOME = frozenset("""
+passed failed failing broke broken crashed succeeded прошли прошёл прошел прошла упал упала упали упало
+сломалось сломался сломалась 通过了 失败了 挂了 报错了 过了
+""".split())
+OUTCOME_VERBS = frozenset("pass fail succeed break crash".split())
+
+
+def reports(text: str) -> bool:
+    """Does the prompt ask how the session's work just went: an outcome word (`OUTCOME`), or `did` with a
+    verb of passing or failing ("why did the check fail?")?"""
+    lowered = text.lower()
+    words = [w.strip(_PUNCTUATION) for w in lowered.split()]
+    if any(w in OUTCOME for w in words) or any(w in lowered for w in OUTCOME if has_cjk(w)):
+        return True
+    return "did" in words and any(w in OUTCOME_VERBS for w in words)
+
+
+# The project's workflow as request words name it (all in `GENERIC`): in a question about how things are
+# done ("how should commit messages look?", "which checks run on every push?", "what comes in version 0.2?")
+# they are its subject, and they anchor a page that is about them (named in its title, purpose, keys or
+# headings: git-workflow's "Commits"), never a page that says "test" in passing
+WORKFLOW = frozenset("""
+commit commits push test tests version check checks коммит коммиты тест тесты 提交 测试 版本号
+""".split())
+
+
+def _workflow(concept: SearchConcept) -> bool:
+    """A request word naming the project's workflow (`WORKFLOW`: commit, push, test, version, check)."""
+    return concept.text.lower() in WORKFLOW
+
+
+# Names that are everyday English words unless capitalised inside a sentence: "in Node", "my Express API",
+# "Spring Boot", "written in Go" name technologies; "a tree node", "express it" do not
+NAMED_TECH = frozenset("Node Express Go Spring Rails Unity Flask Rocket".split())
+
+
+def foreign(text: str, evidence: Evidence, index: SearchIndex) -> bool:
+    """Does the prompt name a technology or computing concept no document of the bank holds: a `TECH` word
+    as typed, a `NAMED_TECH` name capitalised after the prompt's first word, or a CJK `TECH` word the
+    segmenter may have cut (快速排序)?
+
+    Neither a stem nor a translation counts: `generator` and `general` share a stem, `по очереди` ("in
+    turn") translates to a queue, so the list names each word form it means."""
+    inner = {w.strip(_PUNCTUATION) for w in text.split()[1:]}
+    for concept, df in zip(evidence.concepts, evidence.dfs):
+        if not df and (concept.text.lower() in TECH or (concept.text in NAMED_TECH and concept.text in inner)):
+            return True
+    if not has_cjk(text):
+        return False
+    whole = {concept.text for concept in evidence.concepts}  # a word kept whole was weighed above, translated
+    return any(word in text and word not in whole and not index.holds(word) for word in _CJK_TECH)
+
+
+# Words asking what the project supports or runs on: "does it run on Linux?", "поддерживается ли Kotlin?",
+# "支持 Windows 吗？" name a technology the bank may never mention, and its scope pages answer them
+SCOPE = ("support", "compatib", "run on", "runs on", "work with", "works with", "поддерж", "совмест", "支持", "兼容")
+
+
+# A question asking how two things differ ("difference between a deep and a shallow copy", "process vs
+# thread", "Чем процесс отличается от потока?", "HTTP 和 HTTPS 有什么区别？") asks about them as concepts
+COMPARING = frozenset("differ differs difference differences vs vs. versus".split())
+COMPARING_STEMS = ("отличает", "отличаю", "отличие", "отличия", "разниц", "区别", "差别", "差异")
+
+
+def compares(text: str) -> bool:
+    """Does the prompt ask how two things differ (`COMPARING`)?"""
+    lowered = text.lower()
+    return any(w.strip(_PUNCTUATION) in COMPARING for w in lowered.split()) \
+        or any(stem in lowered for stem in COMPARING_STEMS)
+
+
+def _comparing(concept: SearchConcept) -> bool:
+    """A word of the comparison's frame itself (differ, отличается, 区别), not of what it compares."""
+    text = concept.text.lower()
+    return text in COMPARING or text in ("between", "между", "отличается") \
+        or any(text.startswith(stem) for stem in COMPARING_STEMS)
+
+
+def asks_scope(text: str) -> bool:
+    """Does the prompt ask what the project supports or runs on (`SCOPE`)?"""
+    lowered = text.lower()
+    return any(word in lowered for word in SCOPE)
 
 
 def _generic(index: SearchIndex, concept: SearchConcept) -> bool:
@@ -339,6 +481,7 @@ def _intoned(clause: str) -> bool:
 _CLAUSE_ENDS = str.maketrans(dict.fromkeys(";:.!?\n", ","))
 _PUNCTUATION = ".,;:!?\"'()[]{}«»“”‘’…`"
 _CJK_CODE = tuple(w for w in CODE_NOUNS if has_cjk(w))
+_CJK_TECH = tuple(w for w in TECH if has_cjk(w))
 _CODE_TERMS: dict[tuple[int, int], frozenset[str]] = {}
 
 
@@ -395,13 +538,16 @@ def prime(bank: Bank, prompt: str) -> dict:
     chat = _chatless(folded)
     assert index.lexicon is not None
     pointed = points_at_code(folded, index.lexicon)
-    asking = asks(folded)
+    asking = asks(folded) and not reports(folded)
+    if not asks_scope(folded) and foreign(folded, evidence, index):
+        return dict(NOTHING)
+    compared = compares(folded)
     documents = []
     for result in results:
         sid = index.ids.get(result["path"])
         if sid is None or plain(result["path"]) != result["path"]:
             continue  # a file name holding a newline or ESC would break the injection's lines: not pointed at
-        if not held(evidence, index, sid, chat, pointed, asking)[0]:
+        if not held(evidence, index, sid, chat, pointed, asking, compared)[0]:
             continue
         item = {"path": result["path"], "title": result["title"], "section": result.get("section"),
                 "why": _short(result["why"])}

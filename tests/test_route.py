@@ -390,8 +390,10 @@ def test_fast_ranking_equals_scoring_every_document(tmp_path, monkeypatch):
     import random
 
     # the prose ranking's vote (route._fused_order) reorders by body text, these bodies' headings
-    # included; without it the order is the score's, which is what the walk must get exactly
+    # included, and so does its floor on the score's vote (s8-gov); without them the order is the
+    # score's, which is what the walk must get exactly
     monkeypatch.setattr(route_module, "BODY_VOTE", 0.0)
+    monkeypatch.setattr(route_module, "PROSE_FLOOR", 0.0)
 
     from memorybank.route import _concept_matches
 
