@@ -8,8 +8,8 @@ Russian question's distinguishing word reaches its page only through a row of
 - a word that used to land in a look-alike's concept: `замокать` was "lock" through `замок`, `зависло`
   "dependency" through `завис`, `удалось` "delete" through `удал` — the sibling page that says the
   look-alike's word ranked first;
-- a Japanese page written with katakana loanwords (`ログ`) that the Chinese words of the row
-  (`日志`) never met.
+- a Japanese page written with a katakana loanword (`チャンネル`) that the Chinese word of the row
+  (`频道`) never met.
 Through the real CLI (`--route`, `--prime`); prime stays silent on Russian small talk in the same slang.
 """
 
@@ -24,7 +24,7 @@ from memorybank.lang import build_lexicon
 
 BANK = {
     "notes/pushing.md": "# Sharing work\n\nWhen the work is ready, push the branch to the remote.\n",
-    "notes/branches.md": "# Branches\n\nBranch naming: one branch per change, the branch prefix says its kind.\n",
+    "notes/branches.md": "# Naming\n\nOne branch per change; the branch prefix says its kind.\n",
     "notes/mocks.md": "# Test doubles\n\nThe HTTP client is replaced by a mock in the client tests.\n",
     "notes/locks.md": "# Locks\n\nA lock guards the client pool; the client tests take the lock before a call.\n",
     "notes/freezes.md": "# When the app stops answering\n\nThe app can hang while the index is rebuilt.\n",
@@ -33,8 +33,8 @@ BANK = {
     "notes/config-removal.md": "# Config cleanup\n\nAn old config file is deleted from the config folder.\n",
     "notes/python.md": "# Toolchain\n\nThe service runs on Python 3.12.\n",
     "notes/versions.md": "# Versions\n\nVersion numbers: the version tag names the release version.\n",
-    "notes/jp-logging.md": "# 運用メモ\n\nエラーはすべてログに出力し、ログは三十日保存する。\n",
-    "notes/jp-backup.md": "# バックアップ\n\nデータベースは毎晩保存し、三十日保存する。\n",
+    "notes/jp-alerts.md": "# 連絡先\n\n通知はチャンネル #ops に流す。\n",
+    "notes/jp-calls.md": "# メール\n\n通知はメールで送り、通知の記録を残す。\n",
 }
 
 QUESTIONS = {
@@ -43,7 +43,7 @@ QUESTIONS = {
     "Почему зависло приложение?": "notes/freezes.md",
     "Что будет, если не удалось прочитать конфиг?": "notes/config-failure.md",
     "Какая версия питона нужна?": "notes/python.md",
-    "Сколько дней хранятся логи?": "notes/jp-logging.md",
+    "В какой канал приходят уведомления?": "notes/jp-alerts.md",
 }
 
 
@@ -63,11 +63,6 @@ def test_slang_and_look_alike_words_route_to_their_page(bank, question):
     real = question == next(iter(QUESTIONS))  # one question through a real process, the rest in this one
     paths = [row["path"] for row in _json(bank, "--route", question, real=real)["results"]]
     assert paths and paths[0] == QUESTIONS[question], paths
-
-
-def test_a_russian_question_reaches_a_japanese_page_through_its_katakana(bank):
-    primed = _json(bank, "--prime", "Сколько дней хранятся логи?")
-    assert [d["path"] for d in primed["documents"]][:1] == ["notes/jp-logging.md"], primed
 
 
 @pytest.mark.parametrize("prompt", ["Запушь ветку", "Спасибо, всё работает", "Давай ещё раз, только короче"])

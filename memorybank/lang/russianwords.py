@@ -332,15 +332,14 @@ pull, fetch | пулл, подтян | -
 
 # Session 8 (dev-ru8): the Japanese forms of words the rows above translate. A Russian (or English)
 # question reaches a Japanese page only through a row's CJK cell, and the Chinese words there miss the
-# katakana loanwords (テスト, ログ, ファイル) and the Japanese kanji compounds (実行, 既存, 依存関係) that
+# katakana loanwords (リンク, チャンネル, バケット) and the Japanese kanji compounds (既存, 依存関係, 継続) that
 # Japanese developer prose uses for them. Each row names the Russian stem of the concept it joins.
 # Left out: one-character words (行, 型: they would cut compounds apart), katakana that sit inside
-# longer unrelated words (ロール inside コントロール), and kanji already holding another concept
-# (手順 is "step", 修正 "revision", 監視 "tracking").
-ROWS += """log, logging | лог | ログ, ロギング
-file | файл | ファイル
-error | ошиб | エラー
-link | ссыл | リンク
+# longer unrelated words (ロール inside コントロール), kanji already holding another concept (手順 is
+# "step", 修正 "revision", 監視 "tracking"), and what thesaurus.py's ja-words paragraph leaves out
+# (実行, 日付, 新規, 完了 cut Chinese apart; ファイル, エラー, ログ, メッセージ, サービス hurt a Japanese
+# bank); measured here: デプロイ, テスト, リスト and 検知 too.
+ROWS += """link | ссыл | リンク
 site, website | веб | サイト
 bucket | бакет | バケット
 storage | хранени | ストレージ
@@ -348,20 +347,16 @@ trigger | триггер | トリガー
 mock | мок | モック
 channel | канал | チャンネル
 bot | бот | ボット
-message | сообщени | メッセージ
 header, title | заголов | ヘッダー, タイトル
 phase, stage | этап | フェーズ
 local | локальн | ローカル
 secret | секрет | シークレット
 parser | парс | パーサー
 check | провер | チェック
-service | сервис | サービス
 command | команд | コマンド
-new | нов | 新規
 publish, post | публик | 掲載, 投稿
 manual, manually | вручн | 手動
 variable | переменн | 変数
-run | прогон | 実行
 dependency | зависимост | 依存関係, 依存
 existing | существующ | 既存
 fatal | фатальн | 致命的
@@ -375,9 +370,7 @@ virtual | виртуальн | 仮想
 recommend, recommended | рекоменд | 推奨
 cost | стоимост | コスト
 operation, operations | эксплуатац | 運用
-complete, completed | готов | 完了
 track, tracking | наблюд | 追跡
-date | дата | 日付
 format | формат | 形式
 first | - | 初回, 首次
 """
