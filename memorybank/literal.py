@@ -77,7 +77,7 @@ def question_literals(question: str) -> tuple[tuple[str, ...], ...]:
 
 
 def _is_literal(token: str) -> bool:
-    if len(token) < 3 or not token.isascii() or not any(ch.isalnum() for ch in token):
+    if len(token) < 3 or not token.isascii() or not token.isprintable() or not any(ch.isalnum() for ch in token):
         return False
     if token.isdigit() or all(len(part) <= 1 for part in token.split(".")):  # `404`, `e.g`
         return False

@@ -35,7 +35,8 @@ The bar, per document, is evidence from the prompt's *topical* words, not a tune
 - a prompt naming literals (`literal.question_literals`: an identifier, a path, a flag, an error string,
   a version) none of which any document holds, whole or as its file name, is about that code, that
   tool or that error ("rename MAX_RETRIES", "what does git log --oneline print?", "KeyError: 'id'"),
-  not about the bank: nothing is injected, whatever its ordinary words match.
+  not about the bank: nothing is injected, whatever its ordinary words match. Only a prompt of at most
+  `LITERAL_WORDS` words is read so: a longer one carries pasted code or logs, whose names are not asked.
 - at least one in three topical words must occur somewhere in the bank (`KNOWN_SHARE`): a prompt
   mostly about things the bank never mentions is not about the bank. An everyday word no page holds
   (`already`, `almost`) is ordinary phrasing, not a missing topic: it is not counted.
@@ -72,6 +73,7 @@ from .search import SearchIndex
 
 MAX_DOCUMENTS = 3
 TOKENS_MAX = 200  # of the whole injection: fewer documents rather than a longer text
+LITERAL_WORDS = 30  # a prompt longer than this is not read for literals the bank lacks (pasted code, logs)
 MIN_COVERAGE = 1 / 3
 KNOWN_SHARE = 3  # at least one in three of the prompt's topical words must occur somewhere in the bank
 WHY_MAX = 70  # characters of a document's `why` in the injection
@@ -546,7 +548,8 @@ def prime(bank: Bank, prompt: str) -> dict:
     asking = asks(folded) and not reports(folded)
     if not asks_scope(folded) and foreign(folded, evidence, index):
         return dict(NOTHING)
-    literals = question_literals(text)  # s8-literal: a flag, identifier or error string the bank never holds
+    # s8-literal: a flag, identifier or error string the bank never holds (a short prompt: a paste is not asked)
+    literals = question_literals(text) if len(text.split()) <= LITERAL_WORDS else ()
     if literals and not bank_holds(index, bank.docs, literals):
         return dict(NOTHING)
     compared = compares(folded)

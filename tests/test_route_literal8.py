@@ -6,7 +6,8 @@ file's body names the exact thing asked for: an API call (`CGDisplayCreateImage`
 first; the same question without the literal keeps the other file first, so each check fails without
 the rule. A name every file restates (the project's own, `RelayKit`) tells the files apart no better
 than a word and moves nothing. Prime says nothing to a request naming a flag or identifier the bank
-never holds, and still points a prompt naming one it does hold. Real CLI processes, the real MCP
+never holds (a short prompt: a pasted log's names are not asked), and still points a prompt naming one
+it does hold. Real CLI processes, the real MCP
 server, and the CLI's entry point in this process for the variants.
 """
 
@@ -84,6 +85,8 @@ def test_prime_is_silent_on_a_literal_the_bank_never_holds(bank):
     assert _prime(bank, "what is the retry limit of a failed capture?")["documents"]  # on topic: it speaks
     assert _prime(bank, "rename MAX_RETRIES to CAPTURE_RETRY_LIMIT", real=True) == {"documents": [], "text": ""}
     assert _prime(bank, "what does git log --oneline print for the capture retries?")["documents"] == []
+    pasted = "what is the retry limit of a failed capture? " + "capture_retry failed in capture_mod.py line 12 " * 6
+    assert _prime(bank, pasted)["documents"]  # a paste's names are not what the prompt asks about
     named = _prime(bank, "what does CGDisplayCreateImage capture?", real=True)["documents"]
     assert named and named[0]["path"] == "techContext.md"
 
