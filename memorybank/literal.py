@@ -30,12 +30,14 @@ and bare numbers are not literals: they are left to the ordinary scoring.
 from __future__ import annotations
 
 import math
+from weakref import WeakKeyDictionary
 
 from .records import Doc
 from .regexes import compiled
 from .search import SearchIndex
 
 MOST = 0.5  # a literal held by more than this share of the counted documents is not evidence
+HELD_KEPT = 64  # literals whose holders are kept per index
 READ_MOST = 256  # bodies read to place one literal: past this many candidates it is common (route stays cheap)
 SPAN_MIN, SPAN_MAX = 3, 80  # characters of a quoted or backticked literal
 # backticks, double quotes (straight, curly), guillemets, and single quotes standing around a span
@@ -48,6 +50,7 @@ _DOTTED = compiled(r"\w\.\w")
 _MIXED = compiled(r"[A-Za-z]\d|\d[A-Za-z%]")
 _HYPHEN_MARKED = compiled(r"\w-\w")
 _INSIDE = compiled(r"\w(?:::|:|=[\"']?)\w|\(\)|^@\w|^--?[A-Za-z]|^<[^>]+>$|^\[[^\]]+\]$")
+_HELD: WeakKeyDictionary = WeakKeyDictionary()  # index -> {(its state, a literal's forms, ...): holders}
 _WORDISH = compiled(r"[0-9A-Za-z_]")
 _PLURAL_ACRONYM = compiled(r"[A-Z]{2,}s")
 _VERSION = compiled(r"^[vV](\d+(?:\.\d+)+)$")
@@ -135,7 +138,21 @@ def bank_holds(index: SearchIndex, docs: dict[str, Doc], literals: tuple[tuple[s
 def _holders(index: SearchIndex, docs: dict[str, Doc], forms: tuple[str, ...], counted: int,
              everywhere: bool = False) -> list[str]:
     """The paths holding one of a literal's forms (`_forms`); a form's holders are not read past `MOST`
-    of the documents unless `everywhere` (then the first holder found is enough)."""
+    of the documents unless `everywhere` (then the first holder found is enough). Memoised per index
+    state (`HELD_KEPT` literals), so a warm server asked again reads no body again."""
+    stamp = (index.bank.generation, index.live, len(index.paths), index.total_postings, forms, counted, everywhere)
+    memo = _HELD.setdefault(index, {})
+    found = memo.get(stamp)
+    if found is None:
+        found = _read_holders(index, docs, forms, counted, everywhere)
+        if len(memo) >= HELD_KEPT:
+            memo.pop(next(iter(memo)))
+        memo[stamp] = found
+    return list(found)
+
+
+def _read_holders(index: SearchIndex, docs: dict[str, Doc], forms: tuple[str, ...], counted: int,
+                  everywhere: bool) -> tuple[str, ...]:
     lexicon = index.lexicon
     assert lexicon is not None
     holders: list[str] = []
@@ -145,7 +162,7 @@ def _holders(index: SearchIndex, docs: dict[str, Doc], forms: tuple[str, ...], c
                 holders.append(path)
         if everywhere and holders:
             break
-    return holders
+    return tuple(holders)
 
 
 def _form_holders(index: SearchIndex, docs: dict[str, Doc], lexicon, literal: str, counted: int,
