@@ -349,12 +349,70 @@ def foreign(text: str, evidence: Evidence, index: SearchIndex) -> bool:
     turn") translates to a queue, so the list names each word form it means."""
     inner = {w.strip(_PUNCTUATION) for w in text.split()[1:]}
     for concept, df in zip(evidence.concepts, evidence.dfs):
-        if not df and (concept.text.lower() in TECH or (concept.text in NAMED_TECH and concept.text in inner)):
+        if not df and (concept.text.lower() in TECH or (concept.text in NAMED_TECH and concept.text in inner)) \
+                and not _bank_names(concept, index):
             return True
     if not has_cjk(text):
         return False
     whole = {concept.text for concept in evidence.concepts}  # a word kept whole was weighed above, translated
-    return any(word in text and word not in whole and not index.holds(word) for word in _CJK_TECH)
+    assert index.lexicon is not None
+    return any(word in text and word not in whole and not index.holds(word)
+               and not _meta_holds(index, index.lexicon.search_terms(word))
+               for word in _CJK_TECH)
+
+
+# Other spellings of one technology: a bank writing "PostgreSQL", "Kubernetes" or "Node.js" names what a prompt
+# saying "postgres", "k8s" or "nodejs" asks about. Only spellings no everyday prose uses ("node" is a tree's,
+# "go" a verb): a prompt naming a technology the bank lacks must still find it lacking.
+ALIASES = (("postgres", "postgresql", "psql"), ("kubernetes", "k8s", "kubectl"), ("nodejs", "node.js"),
+           ("react", "reactjs"), ("vue", "vuejs"), ("mongodb", "mongo"), ("wasm", "webassembly"),
+           ("hashmap", "hashmaps", "hashtable"), ("websocket", "websockets"), ("sqlite", "sqlite3"))
+_ALIAS_OF = {name: group for group in ALIASES for name in group}
+
+
+def _bank_names(concept: SearchConcept, index: SearchIndex) -> bool:
+    """Does the bank name this technology after all, where the body's document frequency does not look: in a
+    document's title, purpose or keys (a page titled "Kubernetes rollout" whose body says "the cluster"),
+    or under another of its spellings (`ALIASES`: postgres is PostgreSQL, sqlite is sqlite3)?
+
+    Why: a technology the bank names is an ordinary topical word (module doc); reading only the body's
+    counts silenced "how does the dashboard use React state?" in a bank whose frontend page's purpose says
+    "a React 18 app", and "how big is the Postgres pool?" in one that writes PostgreSQL. Not any version
+    glued on (python3): one `python3 script.py` line in a Dart project's bank would make every Python
+    question about it."""
+    assert index.lexicon is not None
+    if _meta_holds(index, None, concept):
+        return True
+    typed = concept.text.lower()
+    for spelling in _ALIAS_OF.get(typed, ()):
+        terms = index.lexicon.search_terms(spelling)
+        if terms and (_body_holds(index, terms) or _meta_holds(index, terms)):
+            return True
+    return False
+
+
+def _body_holds(index: SearchIndex, terms: set[str]) -> bool:
+    """Does one live document's body hold every one of `terms` ("node.js" is `nod` and `js`, said together)?"""
+    together: set[int] | None = None
+    for term in terms:
+        entry = index.postings.get(term)
+        ids = {ident for ident in entry[0] if index.paths[ident] is not None} if entry else set()
+        together = ids if together is None else together & ids
+        if not together:
+            return False
+    return bool(together)
+
+
+def _meta_holds(index: SearchIndex, terms: set[str] | None, concept: SearchConcept | None = None) -> bool:
+    """Does a live document's title, purpose or keys hold every one of `terms` (or, given, the concept)?"""
+    for sid, path in enumerate(index.paths):
+        if path is None:
+            continue
+        title, purpose = index.meta[sid]
+        held_terms = set(title) | set(purpose) | set(index.keys[sid])
+        if (concept is not None and named(concept, held_terms)) or (terms and terms <= held_terms):
+            return True
+    return False
 
 
 # Words asking what the project supports or runs on: "does it run on Linux?", "поддерживается ли Kotlin?",

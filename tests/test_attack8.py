@@ -1,0 +1,66 @@
+"""Adversarial run on session 8's landings (attack8): prime's technology and comparison rules.
+
+Each test names the prompt an unlucky user typed, what prime did with it before the fix, and why that
+was wrong. Driven through the real UserPromptSubmit hook (one process) and `--prime --json` (in process
+for the variants), on small banks written here.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+from conftest import cli_in_process, doc, hook_env, hook_path, prompt_payload, write_bank
+
+SHOP = {
+    "architecture/storage.md": doc(
+        "Order storage", "How orders are stored in PostgreSQL.",
+        body="## Connection pool\n\nThe service keeps a pool of 20 PostgreSQL connections; migrations run at start.\n"),
+    "architecture/frontend.md": doc(
+        "Frontend", "The dashboard, a React 18 app built with Vite.",
+        body="## State\n\nThe dashboard keeps its state in one store; the API client is generated.\n"),
+    "ops/deploy.md": doc(
+        "Deployment", "How the service is rolled out to Kubernetes.",
+        body="## Rollout\n\nThe chart rolls out two replicas; the worker runs on Node.js 20.\n"),
+    "ops/rates.md": doc(
+        "Exchange rates", "The local cache of exchange rates.",
+        body="## Refresh\n\nThe sqlite3 file is refreshed hourly by a scheduled job.\n"),
+}
+
+
+@pytest.fixture(autouse=True)
+def _no_cache(monkeypatch):
+    monkeypatch.setenv("MEMORYBANK_CACHE", "off")
+
+
+def _primed(root, prompt: str) -> list[str]:
+    done = cli_in_process("--root", str(root), "--prime", prompt, "--json")
+    assert done.returncode == 0, done.stderr
+    return [item["path"] for item in json.loads(done.stdout)["documents"]]
+
+
+def test_a_technology_the_bank_names_only_in_metadata_or_another_spelling_is_not_foreign(tmp_path):
+    """Before: prime judged a `TECH` word foreign when no *body* held it, so a technology named in a
+    page's purpose (React, Kubernetes) or written another way (Postgres for PostgreSQL, k8s, nodejs for
+    Node.js, sqlite for sqlite3) silenced questions squarely about the bank."""
+    root = write_bank(tmp_path / "memory_bank", SHOP)
+    payload = prompt_payload(tmp_path, "how big is the Postgres connection pool?")
+    done = subprocess.run([hook_path(), "prime"], input=payload, capture_output=True, env=hook_env(), cwd=tmp_path,
+                          timeout=60)
+    assert done.returncode == 0 and b"architecture/storage.md" in done.stdout, (done.stdout, done.stderr)
+    expected = {
+        "how big is the postgres connection pool?": "architecture/storage.md",
+        "Postgres: how many connections does the pool keep?": "architecture/storage.md",
+        "how does the dashboard use React state?": "architecture/frontend.md",
+        "how many replicas does the Kubernetes rollout use?": "ops/deploy.md",
+        "how many replicas does the k8s rollout use?": "ops/deploy.md",
+        "which nodejs version does the worker run?": "ops/deploy.md",
+        "how is the sqlite file refreshed?": "ops/rates.md",
+    }
+    for prompt, path in expected.items():
+        assert path in _primed(root, prompt), prompt
+    # a technology the bank never names is still foreign, in any of its spellings
+    for prompt in ("how do I write an aggregation in MongoDB?", "how do k8s pods restart after a crash?",
+                   "how is a Redis connection pool sized?", "how do I read a file in nodejs?"):
+        assert _primed(root, prompt) == [], prompt
