@@ -31,7 +31,8 @@ The bar, per document, is evidence from the prompt's *topical* words, not a tune
   от стека?", "HTTP 和 HTTPS 有什么区别？") asks about them as concepts, general knowledge unless the bank
   has them both: a page it points at must hold every compared word (the frame — differ, between,
   отличается, 区别 — aside), and a compared word no page holds means nothing is injected. A comparison
-  of the bank's own things ("how does the Tezos handler differ from the EVM one?") still points.
+  of the bank's own things ("how does the Tezos handler differ from the EVM one?") still points: where
+  every compared word is named in some page's title, purpose or keys, the ordinary bar applies.
 - at least one in three topical words must occur somewhere in the bank (`KNOWN_SHARE`): a prompt
   mostly about things the bank never mentions is not about the bank. An everyday word no page holds
   (`already`, `almost`) is ordinary phrasing, not a missing topic: it is not counted.
@@ -248,7 +249,7 @@ def _cut(prompt: str) -> str:
 
 
 def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", pointed: bool = False,
-         asking: bool = True, compared: bool = False) -> tuple[bool, float]:
+         asking: bool = True, compared: bool = False, own: bool = False) -> tuple[bool, float]:
     """Does one document clear the bar (module doc)? And the idf-weighted share of known concepts it holds.
 
     `chat` is the prompt with its CJK request phrases blanked (`_chatless`): a CJK concept found only
@@ -257,7 +258,8 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
     `asking`: the prompt is a question (`asks`); in a request, words of code and of the session's work
     (`SESSION`) do not anchor it; in a question `WORKFLOW` words are topical, anchoring a page named for
     them. `compared`: the prompt asks how two things differ (`compares`), so the document must hold every
-    compared word, and one no page holds silences the prompt."""
+    compared word, and one no page holds silences the prompt, unless the comparison is of the bank's `own`
+    things (`_own_things`): then the ordinary bar applies, the comparison's frame words aside."""
     path = index.paths[sid]
     doc = index.bank.docs.get(path) if path is not None else None
     if doc is None:
@@ -278,7 +280,7 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
         if workflow and not df or compared and _comparing(concept):
             continue
         if not df:  # no document holds it: a topic the bank lacks, unless it is ordinary language
-            if compared and not _everyday(index, concept):
+            if compared and not own and not _everyday(index, concept):
                 return False, 0.0
             topical += not _everyday(index, concept)
             continue
@@ -294,7 +296,7 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
                                         or (not asking and (_code(index, concept) or _within(index, concept, SESSION))))
         if sid in values or named(concept, terms):
             found += weight
-        elif compared and not _everyday(index, concept):
+        elif compared and not own and not _everyday(index, concept):
             return False, 0.0
     if not known or known * KNOWN_SHARE < topical:
         return False, 0.0
@@ -438,6 +440,18 @@ def _comparing(concept: SearchConcept) -> bool:
     text = concept.text.lower()
     return text in COMPARING or text in ("between", "между", "отличается") \
         or any(text.startswith(stem) for stem in COMPARING_STEMS)
+
+
+def _own_things(evidence: Evidence, index: SearchIndex) -> bool:
+    """Does the comparison compare the bank's own things: is every compared word (the frame, request and
+    everyday words aside) named in the title, purpose or keys of some page? Then the ordinary bar applies.
+
+    Why: a comparison must find one page holding every compared word, which a bank documenting each thing
+    on its own page never has: "how does the Tezos handler differ from the EVM handler?" was silenced in a
+    bank with a page titled for each. General knowledge ("deep vs shallow copy") names no bank page."""
+    words = [concept for concept in evidence.concepts
+             if not (_generic(index, concept) or _comparing(concept) or _everyday(index, concept))]
+    return bool(words) and all(_meta_holds(index, None, concept) for concept in words)
 
 
 def asks_scope(text: str) -> bool:
@@ -600,12 +614,13 @@ def prime(bank: Bank, prompt: str) -> dict:
     if not asks_scope(folded) and foreign(folded, evidence, index):
         return dict(NOTHING)
     compared = compares(folded)
+    own = compared and _own_things(evidence, index)
     documents = []
     for result in results:
         sid = index.ids.get(result["path"])
         if sid is None or plain(result["path"]) != result["path"]:
             continue  # a file name holding a newline or ESC would break the injection's lines: not pointed at
-        if not held(evidence, index, sid, chat, pointed, asking, compared)[0]:
+        if not held(evidence, index, sid, chat, pointed, asking, compared, own)[0]:
             continue
         item = {"path": result["path"], "title": result["title"], "section": result.get("section"),
                 "why": _short(result["why"])}

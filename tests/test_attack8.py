@@ -64,3 +64,30 @@ def test_a_technology_the_bank_names_only_in_metadata_or_another_spelling_is_not
     for prompt in ("how do I write an aggregation in MongoDB?", "how do k8s pods restart after a crash?",
                    "how is a Redis connection pool sized?", "how do I read a file in nodejs?"):
         assert _primed(root, prompt) == [], prompt
+
+
+CHAINS = {
+    "chains/tezos.md": doc("Tezos handler", "How the Tezos handler indexes blocks.",
+                           body="## Polling\n\nThe Tezos handler polls the node every 5 seconds.\n"),
+    "chains/evm.md": doc("EVM handler", "How the EVM handler indexes blocks.",
+                         body="## Subscriptions\n\nThe EVM handler subscribes to new heads over a socket.\n"),
+    "dev/copying.md": doc("Copying fixtures", "How test fixtures are copied.",
+                          body="## Copy\n\nFixtures are copied into a temporary folder before each run.\n"),
+}
+
+
+def test_a_comparison_of_two_things_each_on_its_own_page_points_at_them(tmp_path):
+    """Before: a comparison had to find one page holding every compared word, so "how does the Tezos handler
+    differ from the EVM handler?" (module doc's own example) was silenced in a bank with a page titled for
+    each — the usual layout. Now, when every compared word names some page, the ordinary bar applies."""
+    root = write_bank(tmp_path / "memory_bank", CHAINS)
+    payload = prompt_payload(tmp_path, "how does the Tezos handler differ from the EVM handler?")
+    done = subprocess.run([hook_path(), "prime"], input=payload, capture_output=True, env=hook_env(), cwd=tmp_path,
+                          timeout=60)
+    assert done.returncode == 0 and b"chains/tezos.md" in done.stdout and b"chains/evm.md" in done.stdout, done
+    for prompt in ("what's the difference between the Tezos handler and the EVM handler?",
+                   "чем обработчик Tezos отличается от обработчика EVM?"):
+        assert {"chains/tezos.md", "chains/evm.md"} <= set(_primed(root, prompt)), prompt
+    # general knowledge stays silent: "deep" and "shallow" name no page, though one page is about copying
+    assert _primed(root, "what's the difference between a deep and a shallow copy?") == []
+    assert _primed(root, "Tezos vs Ethereum: which is faster?") == []
