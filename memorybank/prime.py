@@ -273,7 +273,7 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
     known_weight = found = 0.0
     anchored = False
     for concept, weight, values, df in zip(evidence.concepts, evidence.weights, evidence.per_concept, evidence.dfs):
-        workflow = asking and _workflow(concept)
+        workflow = asking and _workflow(index, concept)
         if (_generic(index, concept) and not workflow) or (pointed and _code(index, concept)) \
                 or (chat and has_cjk(concept.text) and concept.text not in chat):
             continue
@@ -332,9 +332,16 @@ commit commits push test tests version check checks коммит коммиты 
 """.split())
 
 
-def _workflow(concept: SearchConcept) -> bool:
-    """A request word naming the project's workflow (`WORKFLOW`: commit, push, test, version, check)."""
-    return concept.text.lower() in WORKFLOW
+def _workflow(index: SearchIndex, concept: SearchConcept) -> bool:
+    """A request word naming the project's workflow (`WORKFLOW`: commit, push, test, version, check), in any
+    of its forms (testing, committed, versions), as `GENERIC` is matched.
+
+    Why: the request words are matched by their stem, so "Testing: where do unit tests live?" merged `tests`
+    into `Testing` (one concept per idea), which as typed is no `WORKFLOW` word: it was left out as a
+    request word and the question, squarely about the testing page, was silenced."""
+    assert index.lexicon is not None
+    text = concept.text.lower()
+    return text in WORKFLOW or index.lexicon.term(text)[0] in _code_terms(index.lexicon, WORKFLOW)
 
 
 # Names that are everyday English words unless capitalised inside a sentence: "in Node", "my Express API",

@@ -91,3 +91,27 @@ def test_a_comparison_of_two_things_each_on_its_own_page_points_at_them(tmp_path
     # general knowledge stays silent: "deep" and "shallow" name no page, though one page is about copying
     assert _primed(root, "what's the difference between a deep and a shallow copy?") == []
     assert _primed(root, "Tezos vs Ethereum: which is faster?") == []
+
+
+DEV = {
+    "dev/testing.md": doc("Testing", "How the test suite is organised and run.",
+                          body="## Layout\n\nUnit tests live in `tests/unit`, integration tests in `tests/it`.\n"),
+    "arch/plugins.md": doc("Plugins", "How plugins are loaded.",
+                           body="## Loading\n\nEach plugin is loaded once, in name order.\n"),
+}
+
+
+def test_a_workflow_word_in_another_form_still_names_the_workflow(tmp_path):
+    """Before: `WORKFLOW` matched the word as typed while `GENERIC` matched its stem, so "Testing: where do unit
+    tests live?" (one concept, `Testing`, for testing and tests) was a bare request word and the question was
+    silenced; "where do unit tests live?" pointed at the testing page."""
+    root = write_bank(tmp_path / "memory_bank", DEV)
+    payload = prompt_payload(tmp_path, "Testing: where do unit tests live?")
+    done = subprocess.run([hook_path(), "prime"], input=payload, capture_output=True, env=hook_env(), cwd=tmp_path,
+                          timeout=60)
+    assert done.returncode == 0 and b"dev/testing.md" in done.stdout, done
+    for prompt in ("Testing: where do unit tests live?", "where do unit tests live?",
+                   "Testing: how is the suite organised?"):
+        assert _primed(root, prompt) == ["dev/testing.md"], prompt
+    # a request to do the work stays a request
+    assert _primed(root, "testing again, rerun it") == []
