@@ -34,7 +34,9 @@ The bar, per document, is evidence from the prompt's *topical* words, not a tune
   of the bank's own things ("how does the Tezos handler differ from the EVM one?") still points: where
   every compared word is named in some page's title, purpose or keys, the ordinary bar applies.
 - at least one in three topical words must occur somewhere in the bank (`KNOWN_SHARE`): a prompt
-  mostly about things the bank never mentions is not about the bank. An everyday word no page holds
+  mostly about things the bank never mentions is not about the bank. A word the document's own title,
+  purpose, keys or headings name occurs in the bank, though no body says it ("Kubernetes" in an
+  operator page's purpose). An everyday word no page holds
   (`already`, `almost`) is ordinary phrasing, not a missing topic: it is not counted.
 - the document must hold, in its prose or its metadata (title, purpose, canonical keys, headings),
   at least a third of the idf weight of the known topical words (`MIN_COVERAGE`), one of them itself
@@ -279,7 +281,8 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
             continue
         if workflow and not df or compared and _comparing(concept):
             continue
-        if not df:  # no document holds it: a topic the bank lacks, unless it is ordinary language
+        # no body holds it and this page's metadata does not name it: a topic the bank lacks, unless ordinary
+        if not df and not named(concept, terms):
             if compared and not own and not _everyday(index, concept):
                 return False, 0.0
             topical += not _everyday(index, concept)

@@ -115,3 +115,25 @@ def test_a_workflow_word_in_another_form_still_names_the_workflow(tmp_path):
         assert _primed(root, prompt) == ["dev/testing.md"], prompt
     # a request to do the work stays a request
     assert _primed(root, "testing again, rerun it") == []
+
+
+OPERATOR = {
+    "ops/operator.md": doc("Operator", "The Kubernetes operator that manages ledger pods.",
+                           body="## Upgrades\n\nThe operator replaces pods one at a time; обновляет по одному.\n"),
+    "ops/helm.md": doc("Helm chart", "How the operator is installed with Helm.",
+                       body="## Values\n\nThe chart exposes replicas and the image tag.\n"),
+}
+
+
+def test_a_word_only_a_pages_metadata_holds_is_evidence_for_that_page(tmp_path):
+    """Before: the bar counted a word no *body* holds as a topic the bank lacks, even when the page's own title
+    or purpose names it. "как оператор Kubernetes обновляет поды?" in a bank about a Kubernetes operator
+    (Kubernetes in the purpose) had one known word in four and was silenced."""
+    root = write_bank(tmp_path / "memory_bank", OPERATOR)
+    payload = prompt_payload(tmp_path, "как оператор Kubernetes обновляет поды?")
+    done = subprocess.run([hook_path(), "prime"], input=payload, capture_output=True, env=hook_env(), cwd=tmp_path,
+                          timeout=60)
+    assert done.returncode == 0 and b"ops/operator.md" in done.stdout, done
+    assert _primed(root, "как оператор кубернетес обновляет поды?") == ["ops/operator.md"]
+    # a word no page holds anywhere is still missing: a prompt mostly about other things stays silent
+    assert _primed(root, "как в Kubernetes настроить сетевые политики и квоты?") == []
