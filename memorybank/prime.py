@@ -671,9 +671,11 @@ def overview(bank: Bank) -> str:
     if not layers and not inbox:
         return ""
     held_by = ", ".join(f"{layer} {count}" for layer, count in sorted(layers.items(), key=lambda kv: (-kv[1], kv[0])))
-    parts = [f"memorybank: this project has a bank ({sum(layers.values())} documents: {held_by})."]
+    # a bank holding only inbox notes has no layer to list: "(0 documents: )" read as a broken line
+    held = f"{sum(layers.values())} documents: {held_by}" if layers else "no documents yet"
+    parts = [f"memorybank: this project has a bank ({held})."]
     if inbox:
-        parts.append(f"{inbox} inbox note{'s' if inbox != 1 else ''} await review.")
+        parts.append(f"{inbox} inbox note{'s await' if inbox != 1 else ' awaits'} review.")
     stale = _stale_rules(bank)
     if stale:
         parts.append(f"{stale} rule{'s' if stale != 1 else ''} withheld as stale (drifted or missing anchor).")

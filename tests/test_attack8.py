@@ -137,3 +137,16 @@ def test_a_word_only_a_pages_metadata_holds_is_evidence_for_that_page(tmp_path):
     assert _primed(root, "как оператор кубернетес обновляет поды?") == ["ops/operator.md"]
     # a word no page holds anywhere is still missing: a prompt mostly about other things stays silent
     assert _primed(root, "как в Kubernetes настроить сетевые политики и квоты?") == []
+
+
+def test_session_start_on_a_bank_holding_only_inbox_notes_reads_as_a_sentence(tmp_path):
+    """Before: "memorybank: this project has a bank (0 documents: ). 1 inbox note await review." — an empty list
+    after the colon and a plural verb for one note."""
+    write_bank(tmp_path / "memory_bank", {"_inbox/pool.md": doc("Pool", "A note about the pool.", status="draft",
+                                                                 body="The pool has 20 connections.\n")})
+    event = json.dumps({"session_id": "s-1", "cwd": str(tmp_path), "hook_event_name": "SessionStart"}).encode()
+    done = subprocess.run([hook_path(), "session-start"], input=event, capture_output=True, env=hook_env(),
+                          cwd=tmp_path, timeout=60)
+    assert done.returncode == 0, done
+    text = done.stdout.decode()
+    assert text.startswith("memorybank: this project has a bank (no documents yet). 1 inbox note awaits review."), text
