@@ -350,6 +350,9 @@ def _workflow(index: SearchIndex, concept: SearchConcept) -> bool:
 # Names that are everyday English words unless capitalised inside a sentence: "in Node", "my Express API",
 # "Spring Boot", "written in Go" name technologies; "a tree node", "express it" do not
 NAMED_TECH = frozenset("Node Express Go Spring Rails Unity Flask Rocket".split())
+# Names that are also a season or a release's name ("the Spring release", "Spring 2026"): a technology only
+# beside one of its parts ("Spring Boot", "Spring Security")
+NAMED_WITH = {"Spring": frozenset("boot framework mvc security data cloud webflux batch".split())}
 
 
 def foreign(text: str, evidence: Evidence, index: SearchIndex) -> bool:
@@ -359,9 +362,11 @@ def foreign(text: str, evidence: Evidence, index: SearchIndex) -> bool:
 
     Neither a stem nor a translation counts: `generator` and `general` share a stem, `по очереди` ("in
     turn") translates to a queue, so the list names each word form it means."""
-    inner = {w.strip(_PUNCTUATION) for w in text.split()[1:]}
+    words = [w.strip(_PUNCTUATION) for w in text.split()]
+    inner = set(words[1:])
     for concept, df in zip(evidence.concepts, evidence.dfs):
-        if not df and (concept.text.lower() in TECH or (concept.text in NAMED_TECH and concept.text in inner)) \
+        if not df and (concept.text.lower() in TECH or (concept.text in NAMED_TECH and concept.text in inner
+                                                        and _named_here(concept.text, words))) \
                 and not _bank_names(concept, index):
             return True
     if not has_cjk(text):
@@ -371,6 +376,18 @@ def foreign(text: str, evidence: Evidence, index: SearchIndex) -> bool:
     return any(word in text and word not in whole and not index.holds(word)
                and not _meta_holds(index, index.lexicon.search_terms(word))
                for word in _CJK_TECH)
+
+
+def _named_here(name: str, words: list[str]) -> bool:
+    """Is a `NAMED_TECH` name a technology where the prompt says it: always, unless `NAMED_WITH` says which
+    words must follow it ("Spring Boot", not "the Spring release")?
+
+    Why: "what will the Spring release bring besides bulk refunds?" was silenced in a bank with a roadmap
+    page, the season read as the Java framework."""
+    parts = NAMED_WITH.get(name)
+    if parts is None:
+        return True
+    return any(word == name and after.lower() in parts for word, after in zip(words, words[1:]))
 
 
 # Other spellings of one technology: a bank writing "PostgreSQL", "Kubernetes" or "Node.js" names what a prompt

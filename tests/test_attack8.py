@@ -150,3 +150,22 @@ def test_session_start_on_a_bank_holding_only_inbox_notes_reads_as_a_sentence(tm
     assert done.returncode == 0, done
     text = done.stdout.decode()
     assert text.startswith("memorybank: this project has a bank (no documents yet). 1 inbox note awaits review."), text
+
+
+ROADMAP = {
+    "product/roadmap.md": doc("Roadmap", "What each release brings.",
+                              body="## Next release\n\nThe next release adds bulk refunds and a payout report.\n"),
+}
+
+
+def test_the_spring_release_is_a_season_not_the_java_framework(tmp_path):
+    """Before: `Spring` capitalised mid-sentence always read as the framework, so "what will the Spring release
+    bring besides bulk refunds?" was silenced in a bank with a roadmap page. Now it is the framework only
+    beside one of its parts (Spring Boot, Spring Security)."""
+    root = write_bank(tmp_path / "memory_bank", ROADMAP)
+    payload = prompt_payload(tmp_path, "what will the Spring release bring besides bulk refunds?")
+    done = subprocess.run([hook_path(), "prime"], input=payload, capture_output=True, env=hook_env(), cwd=tmp_path,
+                          timeout=60)
+    assert done.returncode == 0 and b"product/roadmap.md" in done.stdout, done
+    assert _primed(root, "how do I configure Spring Boot for the next release?") == []
+    assert _primed(root, "does Spring Security need a filter for the payout report?") == []
