@@ -20,7 +20,8 @@ The bar, per document, is evidence from the prompt's *topical* words, not a tune
   technology the bank does name (Rust in a Rust project) is an ordinary topical word, and a prompt
   asking what the project supports or runs on (`SCOPE`: "does it run on Linux?") is about its scope.
   The list holds no word a project's own design might say in ordinary prose (thread, queue, hash,
-  array, algorithm, recursion): only names of technologies and of textbook concepts.
+  array, algorithm, recursion, lock words — deadlock, mutex, semaphore —, cookie, or closure, which is
+  also an account's or a store's): only names of technologies and of textbook concepts.
 - a question about how the project does its work names the workflow with request words ("how should
   *commit* messages look?", "which *checks* run on every *push*?", "what comes in *version* 0.2?"): in a
   question these `WORKFLOW` words are topical, and they anchor only a page about them (named in its
@@ -226,13 +227,13 @@ nodejs node.js deno react reactjs vue vuejs angular svelte jquery redux django f
 nextjs webpack vite numpy pandas pytorch tensorflow keras pillow opencv bash
 docker dockerfile kubernetes k8s helm terraform ansible nginx cron crontab systemd vim emacs
 mysql postgres postgresql sqlite redis mongodb elasticsearch cassandra dynamodb mariadb kafka rabbitmq graphql
-tcp udp tls ssl https dns websocket websockets jwt oauth cookie cookies cors grpc ssh ftp smtp sax dom vdom
+tcp udp tls ssl https dns websocket websockets jwt oauth cors grpc ssh ftp smtp sax dom vdom
 utf-16 ascii esm merkle
 quicksort mergesort heapsort bubblesort big-o hashmap hashmaps hashtable trie bst tuple tuples
-iterator iterators closure closures decorator decorators singleton singletons polymorphism generics
-mutex semaphore deadlock coroutine coroutines goroutine goroutines gil monad monads bytecode garbage
+iterator iterators decorator decorators singleton singletons polymorphism generics
+coroutine coroutines goroutine goroutines gil monad monads bytecode garbage
 питон джава джаваскрипт докер кубернетес итератор итераторы итератора замыкание замыкания синглтон
-полиморфизм кортеж кортежи кортежа пузырьком мьютекс дедлок
+полиморфизм кортеж кортежи кортежа пузырьком
 泛型 闭包 迭代器 装饰器 单例 多态 原型链 链表 哈希表 二叉树 快速排序 冒泡 时间复杂度 动态规划 贪心 垃圾回收 协程
 区块链 子查询 反向代理
 """.split())

@@ -169,3 +169,28 @@ def test_the_spring_release_is_a_season_not_the_java_framework(tmp_path):
     assert done.returncode == 0 and b"product/roadmap.md" in done.stdout, done
     assert _primed(root, "how do I configure Spring Boot for the next release?") == []
     assert _primed(root, "does Spring Security need a filter for the payout report?") == []
+
+
+JOBS = {
+    "engineering/scheduler.md": doc(
+        "Job runner", "How queued jobs are picked up and run.", doc_kind="engineering",
+        body="## Locks\n\nWhen two reports are scheduled for the same minute, both wait for the one export lock.\n"),
+    "domain/accounts.md": doc("Accounts", "How customer accounts are opened and closed.", doc_kind="domain",
+                              body="## Closing\n\nAn account is closed after finance approves it.\n"),
+}
+
+
+def test_a_word_of_the_projects_own_design_is_not_a_foreign_technology(tmp_path):
+    """Before: deadlock, mutex, semaphore, cookie and closure were `TECH` words, against the list's own rule (no
+    word a project's design says in ordinary prose): "can two reports deadlock on the export lock?" in a bank
+    about that lock, and "who approves an account closure?" in one about accounts, were silenced."""
+    root = write_bank(tmp_path / "memory_bank", JOBS)
+    payload = prompt_payload(tmp_path, "can two reports scheduled for the same minute deadlock on the export lock?")
+    done = subprocess.run([hook_path(), "prime"], input=payload, capture_output=True, env=hook_env(), cwd=tmp_path,
+                          timeout=60)
+    assert done.returncode == 0 and b"engineering/scheduler.md" in done.stdout, done
+    assert _primed(root, "who approves an account closure?") == ["domain/accounts.md"]
+    assert "engineering/scheduler.md" in _primed(root, "is the export lock a mutex or a semaphore?")
+    # the textbook concept with its language is still about the language
+    assert _primed(root, "what is a closure in JavaScript?") == []
+    assert _primed(root, "how do I avoid a deadlock with Go channels?") == []
