@@ -578,7 +578,7 @@ def _intoned(clause: str) -> bool:
             and not any(w.endswith("шь") or w in RU_ASKING_FOR for w in words))
 
 
-_CLAUSE_ENDS = str.maketrans(dict.fromkeys(";:.!?\n", ","))
+_CLAUSE_ENDS = str.maketrans(dict.fromkeys(";:.!?\n—–", ","))  # a dash opens a clause: "Testing — how…?"
 _PUNCTUATION = ".,;:!?\"'()[]{}«»“”‘’…`"
 _CJK_CODE = tuple(w for w in CODE_NOUNS if has_cjk(w))
 _CJK_TECH = tuple(w for w in TECH if has_cjk(w))

@@ -194,3 +194,19 @@ def test_a_word_of_the_projects_own_design_is_not_a_foreign_technology(tmp_path)
     # the textbook concept with its language is still about the language
     assert _primed(root, "what is a closure in JavaScript?") == []
     assert _primed(root, "how do I avoid a deadlock with Go channels?") == []
+
+
+def test_a_question_after_a_dash_is_a_question(tmp_path):
+    """Before: a clause opened only after ; : . ! ? or a newline, so "Testing — how is the suite organised?" read
+    as a request (its workflow word then a bare request word: silenced), while "Testing: how is…" pointed.
+    Russian writes the dash between subject and predicate ("кэш — сбрасывается при выходе?")."""
+    from memorybank.prime import asks
+
+    root = write_bank(tmp_path / "memory_bank", DEV)
+    payload = prompt_payload(tmp_path, "Testing — how is the suite organised?")
+    done = subprocess.run([hook_path(), "prime"], input=payload, capture_output=True, env=hook_env(), cwd=tmp_path,
+                          timeout=60)
+    assert done.returncode == 0 and b"dev/testing.md" in done.stdout, done
+    assert asks("кэш — сбрасывается при выходе?") and asks("unit tests – where do they live?")
+    assert not asks("rerun the suite — now")
+    assert _primed(root, "unit tests – where do they live?") == ["dev/testing.md"]
