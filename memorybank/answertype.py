@@ -28,6 +28,16 @@ The same holds for other answer types whose answer is a kind of line any bank wr
   struck-through text);
 - *default* ("by default", "по умолчанию", "默认", "デフォルト"): a line saying default in any of the languages a
   bank is written in (`default`, `по умолчанию`, `默认`, `デフォルト`, `既定`).
+- *reason* ("why", "what for", "почему", "зачем", "为什么", "为何"; session 8, route-plain8): a line giving a
+  reason (`because`, `so that`, `rationale`, `trade-off`, `simplifies`, `reduces the risk`; `потому что`,
+  `чтобы`, `позволяет`; `因为`, `为了`, `避免`; Japanese `理由`, `ため`), or the line just above one in the same
+  block. The Cline core files restate a decision (the tech context lists "sequential processing only" among
+  its limitations, the progress file ticks it as a mitigation); the file that *decided* it states the reason
+  beside it ("Currently, tokens are processed sequentially" / "This approach simplifies error handling"), and
+  a reason is usually written on the next line of the same item (`- **Decision**: …` / `- **Rationale**: …`,
+  `**永続化:** GCS` / `- 理由: …`), so the line holding the question's words counts when it or one of the
+  two lines after it, before a blank line or a heading, gives the reason. The layout's *why* prior
+  (`layout.REASONS`) says which files tend to hold reasons; this says which line of which file does.
 A question of several types (where does X live and is it done yet) is answered by a line of any of them; an
 interrogative of amount makes a question a quantity question, and a status word inside it does not add
 the status type ("how many are left" asks a number; `answer_types`, quantity-status).
@@ -39,16 +49,20 @@ import heapq
 import re
 from collections.abc import Callable
 
-from .evidence import Evidence, kept_body, line_needles, section_at, short_excerpt
+from .evidence import Evidence, kept_body, line_needles, quote, section_at
 from .lang import SearchConcept
 from .lang.tokens import fold, normalize
 from .records import Doc
 from .regexes import compiled
-from .search import SearchIndex, _excerpt, _placed
+from .search import SearchIndex, _placed
 
 # = route.WEIGHT_BODY: the line stating a number beside all of the question's words is worth what prose saying all
 # of it is (measured on the allowed sets: a heading's 1.0 gained one question fewer, no set lost more)
 WEIGHT_NUMBER = 5.0
+# a reason line (route-plain8) weighs less: a line typed by a few common words (because, чтобы, ため) says less
+# about which line answers than a number, a path or a status mark does
+WEIGHT_REASON = 2.5
+REASON_LEAST = 0.5  # ... and answers only when its line carries half the question's weight: a reason about the topic
 
 # Interrogative forms asking for an amount, a duration, a frequency, a date, a share or a version.
 # A leading when/когда whose clause a comma closes before more words is a condition ("When the build fails,
@@ -141,11 +155,17 @@ _STATUS_ZH = _Lazy(r"了吗|完成|支持|实现了|修好|修复了|已经|还�
 _DEFAULT_Q = _Lazy(r"\bdefaults?\b|\bdefaulted\b|по\s+умолчанию|умолчани|默认|缺省|预设|預設|デフォルト")
 
 # a path: a `/`-joined name ending in a file name or a `/`, or of three parts or more (`a/b/c`), or a file
-# name with an extension (`requirements.txt`, `main.rs`; not `e.g.`, `ipfs.io.`); a tree drawing
+# name with an extension (`requirements.txt`, `main.rs`; not `e.g.`, `ipfs.io.`); a tree drawing. A bare
+# name's extension is written in lowercase: `cache.The` is a sentence missing its space, `ASP.NET` a name;
+# and the products named like files (`Node.js`, `socket.io`) are words (s8-robust: both were read as paths,
+# so a "where is the … file" question quoted them as its answer)
+_DOTTED_NAMES = ("node.js", "vue.js", "next.js", "nuxt.js", "react.js", "angular.js", "ember.js", "backbone.js",
+                 "three.js", "chart.js", "d3.js", "express.js", "alpine.js", "moment.js", "p5.js", "socket.io")
 _PATH = compiled(
     r"(?<![\w/:.-])(?:\.{1,2}/|~/)?[\w.-]+/(?:[\w.-]+/)*(?:[\w-]+\.[A-Za-z][A-Za-z0-9]{0,5}\b|(?=[\s`'\")]|$))"
     r"|(?<![\w/:.-])[\w.-]+/[\w.-]+/[\w.-]+"
-    r"|(?<![\w/.-])[\w-]{2,}\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w.(/-])")
+    r"|(?<![\w/.-])(?!(?i:" + "|".join(name.replace(".", r"\.") for name in _DOTTED_NAMES) + r")(?![\w.(/-]))"
+    r"[\w-]{2,}\.[a-z][a-z0-9]{0,5}(?![\w.(/-])")
 _TREE = frozenset("├└│┌┬┴┼")
 _DOT_LETTER = compiled(r"\w\.[A-Za-z]")  # what a file name needs; most prose has only `. `
 _STATUS_MARK = compiled(r"[✅✔☑✓⬜☐❌✗✘🔄⏳🚧🟢🟡🔴]|^\s*(?:[-*+]\s+)?\[[ xX]\]\s|~~\S")
@@ -203,12 +223,48 @@ def asks_default(question: str) -> bool:
                  _DEFAULT_Q, None, None)
 
 
+# -- route-plain8: reason (see the module doc) --
+_REASON_Q = _Lazy(r"\bwhy\b|\bwhat\s+for\b|\brationale\b|\breasons?\b|(?<![а-я])(?:почему|зачем|по\s+какой\s+причине)"
+                  r"|为什么|为何|为啥|什么原因|理由")
+# words that give a reason or a purpose, in the four languages banks are written in here (lowercased, folded)
+_REASON_LINE = _Lazy(
+    r"\b(?:because|due\s+to|so\s+that|in\s+order\s+to|rationale|reasons?|trade-?offs?|benefits?|motivation"
+    r"|simplif(?:y|ies)|reduces?\s+the\s+risk|to\s+(?:avoid|prevent|reduce|keep|ensure|allow)"
+    r"|rather\s+than|instead\s+of|chosen\s+(?:for|because)|(?:this|that|which)\s+(?:approach|pattern|design|choice)\s+\w+)\b"
+    r"|(?<![а-я])(?:потому\s+что|так\s+как|вместо|а\s+не\s|поскольку|из-за|чтобы|ради|причин|обоснован|позволя|упроща|снижа)"
+    r"|因为|由于|为了|以便|以免|原因|理由|从而|避免|简化|降低|而不是|而非|ため|ので|により|避け|防ぐ|簡素|容易")
+
+
+def asks_reason(question: str) -> bool:
+    """Does the question ask why (a reason or a purpose)?"""
+    low = _lowered(question)
+    return _REASON_Q().search(low) is not None
+
+
+def states_reason(line: str) -> bool:
+    """The line gives a reason or a purpose (title and `## ` lines are metadata)."""
+    return not (line.startswith("# ") or line.startswith("## ")) and \
+        _REASON_LINE().search(fold(normalize(line)).lower().replace("ё", "е")) is not None
+
+
+def _reason_near(text: list[str], line: int) -> bool:
+    """The line, or one of the two after it in the same block (before a blank line or a heading), gives a reason."""
+    for at in range(line, min(line + 3, len(text))):
+        current = text[at]
+        if at > line and (not current.strip() or current.lstrip().startswith("#")):
+            return False
+        if states_reason(current):
+            return True
+    return False
+
+
 # answer type -> (does the question ask it, does a line state it)
 TYPES: dict[str, tuple[Callable[[str], bool], Callable[[str], bool]]] = {
     "quantity": (asks_quantity, lambda line: states_number(line)),
     "location": (asks_location, states_path),
     "status": (asks_status, states_status),
     "default": (asks_default, states_default),
+    "reason": (asks_reason, states_reason),  # a line's neighbours count too (`_reason_near`)
 }
 
 
@@ -221,14 +277,21 @@ _STATUS_CLAUSE = _Lazy(
     r"|吗")
 
 
-def answer_types(question: str) -> tuple[str, ...]:
+def answer_types(question: str, reasons: bool = False) -> tuple[str, ...]:
     """The answer types the question asks (`TYPES`' names, in their order); empty when it asks none.
 
     An interrogative of amount (how many, сколько, 多少, 几) makes the question a quantity question: a status
     word inside it (`how many are left`, `сколько уже готово`, `已经完成多少`) names what is counted, and its
     answer is a number, so status lines do not answer it — unless a clause of its own asks the status
-    (`is it done yet, and how long will the rest take?`)."""
-    types = tuple(name for name, (asks, _) in TYPES.items() if asks(question))
+    (`is it done yet, and how long will the rest take?`).
+
+    `reasons`: whether a reason line may answer (off unless asked: route asks it for a bank laid out as
+    the Cline core files, `layout.role_scores`). A governed bank says where its reasons live — a decision
+    record's metadata, lifted for a why question (`route.WHY_FACTOR`) — and there a reason word on a line
+    measured as noise (a page saying *rather than* beside the question's words outranked the record); a
+    plain bank says nothing, and the line giving the reason is the best evidence of the file that made the
+    decision."""
+    types = tuple(name for name, (asks, _) in TYPES.items() if (reasons or name != "reason") and asks(question))
     if "quantity" in types and "status" in types and _STATUS_CLAUSE().search(_lowered(question)) is None:
         types = tuple(name for name in types if name != "status")
     return types
@@ -240,6 +303,8 @@ def _by_weight(item: tuple[int, float]) -> tuple[float, int]:
 
 def _line_test(types: tuple[str, ...]) -> Callable[[str], bool]:
     """The test of a line stating any of the answer types."""
+    if not types:
+        return lambda line: False
     if len(types) == 1:
         return TYPES[types[0]][1]
     tests = [TYPES[name][1] for name in types]
@@ -282,16 +347,17 @@ def number_line(index: SearchIndex, evidence: Evidence, doc: Doc, needles: list,
         for line, tier in lines.items():
             scores[line] = scores.get(line, 0.0) + weight * tier
     text = body.lines
-    test = _line_test(types)
+    test = _line_test(tuple(name for name in types if name != "reason"))
+    near = "reason" in types
     best: tuple[float, int] | None = None
     for line, score in sorted(scores.items(), key=_by_weight):  # heaviest first, first line on ties
-        if test(text[line]):
+        if (near and _reason_near(text, line)) or test(text[line]):
             best = (score, line)
             break
     if best is None:
         return None
     at = doc.body_line + best[1]
-    excerpt = short_excerpt(_excerpt(text[best[1]], evidence.concepts))
+    excerpt = quote(text[best[1]], evidence.concepts)
     return best[0] / (10 * held), (at, excerpt, section_at(doc, at))
 
 
@@ -345,11 +411,13 @@ def with_number_lines(rows: list[Row], limit: int, index: SearchIndex, evidence:
     # a share concept may be placed on a percentage the prose does not spell (`60%` for `процент`): it may
     # reach a line of any row with a body, beyond the concepts the row's prose holds
     share = sum(weight for named, weight in zip(shape[0], evidence.weights) if named)
+    reasoning = types == ("reason",)  # a why question only: a line of another type keeps its weight
+    weighs = WEIGHT_REASON if reasoning else WEIGHT_NUMBER
     for number, row in enumerate(rows):
         sid = ids.get(row[2])
         if sid is not None and (share or raw.get(sid)):
             most = evidence.coverage(sid) * evidence.total + share if raw.get(sid) else share
-            reach.append((-row[1] + WEIGHT_NUMBER * min(most, held) / held * factor(row[2]), number))
+            reach.append((-row[1] + weighs * min(most, held) / held * factor(row[2]), number))
     reach.sort(key=lambda item: (-item[0], item[1]))
     scores = {number: -row[1] for number, row in enumerate(rows) if not row[0]}  # `later` rows rank after these
     out = list(rows)
@@ -360,9 +428,9 @@ def with_number_lines(rows: list[Row], limit: int, index: SearchIndex, evidence:
         if needles is None:
             needles = line_needles(index, evidence)
         found = number_line(index, evidence, docs[row[2]], needles, types, shape)
-        if found is None or not found[0]:
+        if found is None or not found[0] or (reasoning and found[0] < REASON_LEAST):
             continue
-        extra = WEIGHT_NUMBER * found[0] * factor(row[2])
+        extra = weighs * found[0] * factor(row[2])
         lines[row[2]] = found[1]
         out[number] = (row[0], round(row[1] - extra, 4), row[2], row[3], row[4] + extra, row[5], row[6])
         if number in scores:

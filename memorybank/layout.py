@@ -31,6 +31,7 @@ dictionary lookups per concept.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 
 from .bank import Bank
@@ -38,6 +39,7 @@ from .derived import DerivedIndex
 from .lang import Concept, Lexicon, lexicon_for
 from .lang.everyday import everyday_df
 from .records import Doc
+from .regexes import compiled
 from .routefit import shown_words
 from .search import SearchIndex
 from .termmatch import EXACT, MIN_PREFIX_QUERY, TRANSLATION, term_matches
@@ -224,11 +226,30 @@ class LayoutIndex(DerivedIndex):
         return found
 
 
-def role_scores(bank: Bank, concepts: list[Concept], body: SearchIndex, intent: bool = False
-                ) -> dict[str, tuple[float, str]]:
+# route-plain8: a question asking whom the project is for ("who is it for", "who would use this", "для кого",
+# "кто пользуется", "谁会用", "面向哪些人") asks for the target users, a job of the product context alone; its
+# words are pronouns no description holds, so it meets that role as a why question meets the reasons'.
+# `who` opening the question only: inside one it is a relative pronoun ("someone who has trouble…").
+USERS_ROLE = "productcontext"
+_WHO_SOURCE = (r"^\W*who\s+(?:is|are|would|will|can|might|should|does|do)\b(?!\s+(?:else|we)\b)|\bfor\s+whom\b"
+               r"|(?<![а-я])для\s+кого|^\W*кто\s+(?:будет\s+)?(?:пользу|использу|работает\s+с)"
+               r"|谁会用|谁会使用|谁在用|给谁用|面向谁|面向哪些|目标用户")
+_WHO: list[re.Pattern[str]] = []
+
+
+def asks_who_for(question: str) -> bool:
+    """Does the question ask whom the project is for (its users)?"""
+    if not _WHO:
+        _WHO.append(compiled(_WHO_SOURCE))
+    return _WHO[0].search(question.lower().replace("ё", "е")) is not None
+
+
+def role_scores(bank: Bank, concepts: list[Concept], body: SearchIndex, intent: bool = False,
+                question: str = "") -> dict[str, tuple[float, str]]:
     """Per document holding a role: (its role score × `WEIGHT_ROLE`, the name `why` shows); empty when
     the bank does not follow the layout or no concept meets a role. `intent`: the question asks why
-    (`lang.why_intent`), which the reason-holding roles (`REASONS`) answer as if it named their word."""
+    (`lang.why_intent`), which the reason-holding roles (`REASONS`) answer as if it named their word;
+    a `question` asking whom the project is for (`asks_who_for`) meets the product context's role so."""
     layout = LayoutIndex.of(bank)
     folders = layout.laid_out() if layout.roles else set()
     if not folders:
@@ -238,10 +259,58 @@ def role_scores(bank: Bank, concepts: list[Concept], body: SearchIndex, intent: 
         share = _idf(len(ROLES), len(REASONS)) / _idf(len(ROLES), 1)
         for role in REASONS:
             per_role[role] = per_role.get(role, 0.0) + share
+    if question and asks_who_for(question):
+        per_role[USERS_ROLE] = per_role.get(USERS_ROLE, 0.0) + 1.0  # one role of six: a one-role word's weight
     if not per_role:
         return {}
     return {path: (WEIGHT_ROLE * per_role[role], ROLES[role][0])
             for path, role in layout.roles.items() if per_role.get(role) and path.rpartition("/")[0] in folders}
+
+
+# -- route-plain8: a question asking how something works is not answered by the overview files --
+# The brief and the product context say what the project must do and why it exists: their requirement and
+# goal lists name nearly every feature once ("Download and store NFT metadata", "Support for IPFS content"),
+# and being the shortest core files, BM25's length normalisation lifts such a passing mention above the file
+# that describes the mechanism (the system patterns' pipeline, the tech context's setup, the progress file's
+# mitigation). A question asking *how* something works or is done is answered by the file describing it, not
+# by the overview restating that it exists, so in a how question the overview rows weigh × `HOW_OVERVIEW`.
+# Measured on the allowed sets before the rule: of 45 how questions, the overview won 10, rightly once.
+# A how question: `how does/is/can…` opening it (not `how many/much/often/long/far`, which ask a number:
+# answertype), Russian `как` opening the question or `каким образом` (not `как часто`/`как долго`, nor `так, как`),
+# Chinese `怎么`/`怎样`/`如何` (not `为什么`).
+OVERVIEW = frozenset({"projectbrief", "productcontext"})
+HOW_OVERVIEW = 0.5
+_HOW_SOURCE = (
+    r"^\W*how\s+(?:does|do|did|is|are|was|were|can|could|should|would|will|must|to)\b"
+    r"|\bhow\s+(?:does|do|is|are)\s+(?:it|the|this|that|they|a|an)\b"
+    r"|^\W*как\s+(?!часто|долго|скоро|много|быстро)[а-я]|(?<![а-я])каким\s+образом"
+    r"|怎么(?!样的)|怎样|如何")
+_HOW: list[re.Pattern[str]] = []  # compiled on first use: a cold prime process asked nothing pays no compile
+
+
+def asks_how(question: str) -> bool:
+    """Does the question ask how something works or is done (not how much, how often, how long)?"""
+    if not _HOW:
+        _HOW.append(compiled(_HOW_SOURCE))
+    return _HOW[0].search(question.lower().replace("ё", "е")) is not None
+
+
+def overview_damped(bank: Bank, question: str, rows: list) -> list:
+    """Route's scored rows with the overview files' (`OVERVIEW`: core files of the layout without metadata of their
+    own, in a laid-out folder) score, metadata, body and prose × `HOW_OVERVIEW` when the question asks how
+    (`asks_how`); else `rows` itself."""
+    if not rows or not asks_how(question):
+        return rows
+    layout = LayoutIndex.of(bank)
+    if not any(role in OVERVIEW for role in layout.roles.values()):
+        return rows
+    folders = layout.laid_out()
+    overview = {path for path, role in layout.roles.items()
+                if role in OVERVIEW and path.rpartition("/")[0] in folders}
+    if not overview:
+        return rows
+    return [(row[0], round(row[1] * HOW_OVERVIEW, 4), row[2], row[3] * HOW_OVERVIEW, row[4] * HOW_OVERVIEW,
+             row[5] * HOW_OVERVIEW, row[6]) if row[2] in overview else row for row in rows]
 
 
 def with_role(row: dict, roles: dict[str, tuple[float, str]], size: int) -> dict:

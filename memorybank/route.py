@@ -54,7 +54,7 @@ from .evidence import Evidence, best_line, body_evidence, line_needles
 from .frozen import Value, assign
 from .lang import Concept, Lexicon, about_bank, why_intent
 from .lang.everyday import everyday_df
-from .layout import declares_metadata, role_scores, with_role
+from .layout import declares_metadata, overview_damped, role_scores, with_role
 from .query import check_filters, check_query, empty_hint
 from .records import Doc
 from .routefit import fit_answer, shown_words
@@ -676,7 +676,7 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
             raw = exact(ident)
             rows[path] = round(raw * factor(ident), 4)
         # -- issue 14 (route-roles): a Cline-layout core file's role scores as low-weight metadata (layout.py) --
-        roles = role_scores(bank, concepts, body_index, intent)
+        roles = role_scores(bank, concepts, body_index, intent, question)
         for path, (extra, _) in roles.items():
             ident, doc = index.ids.get(path), docs.get(path)
             if ident is not None and doc is not None and not (filtered and not (
@@ -716,9 +716,10 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
                 # same words; the lift among knowledge layers (1.5 / 1.2 / 1.0) is left to the score ranking
                 weighed = prose(sid) * min(1.0, factor(ident)) if sid is not None else 0.0
                 scored.append((later(ident, path), -total, path, value, body, weighed, said))
+        scored = overview_damped(bank, question, scored)  # route-plain8: a how question (layout.py)
         # -- issue 14 (route-plain3, route-plain4): answer types (answertype.py) --
         numbers: dict[str, tuple[int, str, str | None]] = {}
-        types = answer_types(question) if scored else ()
+        types = answer_types(question, reasons=bool(roles)) if scored else ()  # a reason line: plain banks only
         if types:  # every row weighed (no cut): the fused ranks read all of them
             scored, numbers = with_number_lines(scored, len(scored), body_index, evidence, docs,
                                                 lambda path: factor(index.ids[path]), types)

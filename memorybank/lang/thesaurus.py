@@ -183,4 +183,8 @@ add, addition | добав | 添加, 追加
 unique, uniqueness | уникальн | 唯一, 一意
 booking, reservation | бронир | 预约, 预订, 予约
 calculation, calculate | расчет | 计算, 算定
+gui, graphical | графическ | 图形界面, 图形用户界面
+blocker | меша, препятств | 阻碍, 障碍
+throttling, throttle | троттл, тротл | 节流
+limit | лимит | 限流
 """
