@@ -88,7 +88,11 @@ def _is_literal(token: str) -> bool:
         return True
     if _PLURAL_ACRONYM.fullmatch(token):  # `PDFs`, `URLs`: a plural word, not an identifier
         return False
-    if _CAMEL.search(token) or _MIXED.search(token):
+    if _CAMEL.search(token):
+        return True
+    # letters and digits mixed: a name (`flate2`, `sha256`) or a number with its unit (`300ms`, `10MB`),
+    # not a short abbreviation written as a word (`k8s`, `i18n`, `e2e`, `fb2`)
+    if _MIXED.search(token) and (len(token) >= 5 or token[0].isdigit()):
         return True
     # a hyphen joined to a digit (`SC-16`, `ERC-1155`, `UTF-8`), not two words (`built-in`, `DRM-locked`)
     return bool(_HYPHEN_MARKED.search(token)) and any(ch.isdigit() for ch in token)

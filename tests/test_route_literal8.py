@@ -59,6 +59,8 @@ def test_literals_are_read_whole_from_the_question():
     assert question_literals("v0.3.0 计划包含哪些功能？") == (("0.3.0",),)
     # words, capitalised words, acronyms, plural acronyms, hyphenated words and bare numbers are not literals
     assert question_literals("Is the HTTP built-in for PDFs on DRM-free hosts in 2025?") == ()
+    assert question_literals("how many k8s replicas, and is i18n done?") == ()  # abbreviations written as words
+    assert question_literals("is 300ms the flate2 budget?") == (("300ms",), ("flate2",))
 
 
 @pytest.mark.parametrize("question,holder,plain_question,plain_first", LITERAL)
