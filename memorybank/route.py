@@ -738,7 +738,7 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
         passing.update(row[2] for row in scored if row[5] < floor and not row[6] and (sid := body_ids.get(row[2]))
                        is not None and evidence.named_share(body_index, sid) < PASSING)
         if len(draws) == 1:
-            fused = _literal_first(_ordered(scored, docs, named, passing), holding)[:asked]
+            fused = _literal_first(_ordered(scored, docs, named, passing), holding, named)[:asked]
         else:  # each row joins the first draw holding it (a role: every draw), and each draw's order places its share
             drawn = dict.fromkeys(roles, DRAWS[0]) | dict.fromkeys(holding, DRAWS[0])  # a literal's holders: every draw
             for number, (_, _, path) in enumerate(top):
@@ -750,7 +750,7 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
             fused, placed = [], set()
             for size in draws:
                 for row in _literal_first(_ordered([row for row in scored if drawn[row[2]] <= size], docs, named,
-                                                   passing), holding):
+                                                   passing), holding, named):
                     if len(fused) >= size:
                         break
                     if row[2] not in placed:
@@ -853,13 +853,21 @@ def _fused_order(scored: list[tuple[bool, float, str, float, float, float, bool]
     return [item[3] for item in keyed]
 
 
-def _literal_first(ordered: list[tuple[bool, float, str, float, float, float, bool]], held: dict[str, float]
+def _literal_first(ordered: list[tuple[bool, float, str, float, float, float, bool]], held: dict[str, float],
+                   named: set[str] | frozenset[str] = frozenset()
                    ) -> list[tuple[bool, float, str, float, float, float, bool]]:
     """s8-literal: rows holding a literal the question names whole (`literal.literal_holders`) before the rest,
-    the rarer or more literals first, route's order kept among equals; documents ranked later stay later."""
+    the rarer or more literals first, route's order kept among equals; documents ranked later stay later.
+
+    Metadata that names the question leads the holders (attack8b): a row owning a canonical key the question
+    says whole (`row[6]`; the issue keeps a key's owner first on that key) or whose title says the whole
+    question (`named`). A literal met in passing elsewhere (a changelog listing `README.md`, `--dry-run`,
+    `10%`) must not push "the readme conventions for README.md" off the page whose key is "readme
+    conventions". Among those leaders, and among the rest, the literals still order (an ADR titled by the
+    whole question and holding its id before a page owning a key its title words say)."""
     if not held:
         return ordered
-    return sorted(ordered, key=lambda row: (row[0], -held.get(row[2], 0.0)))  # stable: route's order breaks ties
+    return sorted(ordered, key=lambda row: (row[0], not (row[6] or row[2] in named), -held.get(row[2], 0.0)))
 
 
 def _draw(position: int, per_size: int) -> int:

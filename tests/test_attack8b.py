@@ -1,0 +1,53 @@
+"""Adversarial run on s8-literal (attack8b): literals in route and prime, through the real CLI.
+
+Each test names the question an unlucky user typed, what the landing did with it, and why that was wrong.
+Small banks written here; `--route --json` / `--prime --json` run in process as the CLI.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import cli_in_process, doc, write_bank
+
+CHANGELOG = doc("Changelog", "Every change to the project, release by release.",
+                body="## 1.0\n\n- touched README.md, package.json, --dry-run, 10%, src/api/client.ts\n")
+KEYED = {
+    "log/changelog.md": CHANGELOG,
+    "ops/deploy.md": doc("Deployment", "How the service is rolled out to production.",
+                         canonical_for=["deployment process", "rollback"],
+                         body="## Rollout\n\nThe chart rolls out two replicas; helm rolls back a revision.\n"),
+    "dev/readme-rules.md": doc("README conventions", "What the project's README file must contain.",
+                               canonical_for=["readme conventions"],
+                               body="## Sections\n\nThe readme starts with install steps, then usage.\n"),
+    "ops/timeouts.md": doc("Timeouts", "The session timeout and how retries back off.",
+                           body="## Session\n\nSessions expire after 30 minutes idle.\n"),
+}
+
+
+@pytest.fixture(autouse=True)
+def _no_cache(monkeypatch):
+    monkeypatch.setenv("MEMORYBANK_CACHE", "off")
+
+
+def _routed(root, question: str) -> list[str]:
+    done = cli_in_process("--root", str(root), "--route", question, "--json")
+    assert done.returncode == 0, done.stderr
+    return [item["path"] for item in json.loads(done.stdout)["results"]]
+
+
+def test_a_canonical_key_said_whole_keeps_its_owner_first_over_a_literal_met_in_passing(tmp_path):
+    """Before: any document holding a literal ranked before every other, so a changelog listing `README.md`,
+    `--dry-run` or `10%` in passing took first place from the owner of the key the question says whole
+    ("readme conventions", "deployment process", "rollback") — the issue keeps a key's owner first."""
+    root = write_bank(tmp_path / "memory_bank", KEYED)
+    expected = {
+        "what are the readme conventions for README.md": "dev/readme-rules.md",
+        "deployment process --dry-run": "ops/deploy.md",
+        "is the rollback 10% at a time?": "ops/deploy.md",
+    }
+    for question, path in expected.items():
+        assert _routed(root, question)[:1] == [path], question
+    # a literal with no key said whole still brings its holder first (the rule itself is kept)
+    assert _routed(root, "where is src/api/client.ts mentioned?")[:1] == ["log/changelog.md"]
