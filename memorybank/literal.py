@@ -54,6 +54,8 @@ _HELD: WeakKeyDictionary = WeakKeyDictionary()  # index -> {(its state, a litera
 _WORDISH = compiled(r"[0-9A-Za-z_]")
 _PLURAL_ACRONYM = compiled(r"[A-Z]{2,}s")
 _VERSION = compiled(r"^[vV](\d+(?:\.\d+)+)$")
+_NAME = compiled(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+")
+_HUMPS = compiled(r"([a-z0-9])([A-Z])")
 
 
 def question_literals(question: str) -> tuple[tuple[str, ...], ...]:
@@ -112,7 +114,30 @@ def _forms(literal: str) -> tuple[str, ...]:
     head, dot, member = literal.partition(".")
     if dot and member.isalpha() and member.islower() and _is_literal(head) and "/" not in head:
         forms.append(head)
+    forms.extend(_spellings(literal))
     return tuple(forms)
+
+
+def _spellings(literal: str) -> list[str]:
+    """attack8b: the same thing as a body writes it another way, so a short prompt naming it is not judged
+    foreign (prime's silence) and its holders still rank: a call as its name (`fetch_orders()`), a flag
+    without its value (`--env=prod`: `--env prod`), a path without `./` or a trailing `/` (`./src/api/`), and
+    an identifier in the other case convention (`fetchOrders` / `fetch_orders`, `MAX_RETRIES` / `maxRetries`:
+    the body is lowercased, so the camel form is the parts joined)."""
+    found = []
+    if literal.endswith("()") and _is_literal(literal[:-2]):
+        found.append(literal[:-2])
+    if literal.startswith("-") and "=" in literal and _is_literal(literal.split("=", 1)[0]):
+        found.append(literal.split("=", 1)[0])
+    path = literal.removeprefix("./").rstrip("/")
+    if path != literal and _is_literal(path):
+        found.append(path)
+    name = found[0] if found and literal.endswith("()") else literal
+    if _NAME.fullmatch(name):
+        parts = [part for part in _HUMPS.sub(r"\1_\2", name).lower().split("_") if part]
+        if len(parts) > 1:
+            found.extend(form for form in ("_".join(parts), "".join(parts)) if len(form) >= 4)
+    return found
 
 
 def literal_holders(index: SearchIndex, docs: dict[str, Doc],

@@ -51,3 +51,35 @@ def test_a_canonical_key_said_whole_keeps_its_owner_first_over_a_literal_met_in_
         assert _routed(root, question)[:1] == [path], question
     # a literal with no key said whole still brings its holder first (the rule itself is kept)
     assert _routed(root, "where is src/api/client.ts mentioned?")[:1] == ["log/changelog.md"]
+
+
+ORDERS = {
+    "dev/orders.md": doc(
+        "Order loading", "How the app loads and pages orders.",
+        body="## Paging\n\nThe fetch_orders helper pages orders 50 at a time from src/api/; MAX_RETRIES caps"
+             " retries.\nRun scripts/deploy.sh with --env prod to ship it.\n"),
+    "dev/styling.md": doc("Styling", "How the dashboard is styled.",
+                          body="## Themes\n\nColours come from one theme file.\n"),
+}
+
+
+def _primed(root, prompt: str) -> list[str]:
+    done = cli_in_process("--root", str(root), "--prime", prompt, "--json")
+    assert done.returncode == 0, done.stderr
+    return [item["path"] for item in json.loads(done.stdout)["documents"]]
+
+
+def test_a_literal_written_another_way_than_the_bank_writes_it_does_not_silence_prime(tmp_path):
+    """Before: a short prompt whose literal no body held as typed injected nothing, and the bank's own
+    helper written as a call (`fetch_orders()`), in the other case convention (`fetchOrders`, `maxRetries`
+    for `MAX_RETRIES`), a path with `./` or a trailing slash, or a flag with its value (`--env=prod` for
+    `--env prod`) counted as foreign: the prompts squarely about the page were silenced."""
+    root = write_bank(tmp_path / "memory_bank", ORDERS)
+    for prompt in ("how does fetch_orders() page the orders?", "how does `fetch_orders()` page the orders?",
+                   "how does fetchOrders page the orders?", "how many retries does maxRetries allow for orders?",
+                   "how do I run ./scripts/deploy.sh for orders?", "how do I run scripts/deploy.sh/ for orders?",
+                   "how do I pass --env=prod to deploy orders?", "where is the orders api in ./src/api/?"):
+        assert _primed(root, prompt) == ["dev/orders.md"], prompt
+    # a name the bank never holds, in any spelling, still silences a short prompt
+    for prompt in ("how does fetchInvoices page the orders?", "how does the parse_widget() helper page orders?"):
+        assert _primed(root, prompt) == [], prompt
