@@ -83,3 +83,28 @@ def test_a_literal_written_another_way_than_the_bank_writes_it_does_not_silence_
     # a name the bank never holds, in any spelling, still silences a short prompt
     for prompt in ("how does fetchInvoices page the orders?", "how does the parse_widget() helper page orders?"):
         assert _primed(root, prompt) == [], prompt
+
+
+RU_PAGES = {
+    "split.md": doc("Splitting large files", "How large uploads are split into chunks.",
+                    body="## Chunks\n\nFiles over 100 MB are split into 5 MB chunks before upload.\n"),
+    "sections.md": doc("Handbook sections", "How the handbook is organised into sections.",
+                       body="## Owners\n\nEach section of the handbook has an owner.\n"),
+    "i18n.md": doc("Translations", "How the UI is translated.",
+                   body="## Strings\n\nStrings are translated with gettext; translators use Weblate.\n"),
+}
+
+
+def test_a_russian_verb_reaches_the_page_its_noun_does(tmp_path):
+    """Before: `разделить` (split) stripped into `раздел` (a section) and went to the handbook's sections page;
+    `перевести` (translate) had no concept, so route answered nothing. The noun keeps its own concept."""
+    root = write_bank(tmp_path / "memory_bank", RU_PAGES)
+    expected = {
+        "как разделить большой файл на куски?": "split.md",
+        "файлы разделяются на части до загрузки?": "split.md",
+        "какие разделы есть в справочнике?": "sections.md",
+        "как перевести интерфейс?": "i18n.md",
+        "кто переводит строки интерфейса?": "i18n.md",
+    }
+    for question, path in expected.items():
+        assert _routed(root, question)[:1] == [path], question

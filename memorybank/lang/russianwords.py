@@ -329,6 +329,15 @@ integrate, integration | интеграц, прикрут | -
 pull, fetch | пулл, подтян | -
 """
 
+# attack8b: the verb of a noun the dictionary holds, which fell into another concept or none. `разделить`
+# (split) stripped into `раздел` (a section): "how do I split a large file" went to the page on a
+# handbook's sections; its forms (`разделит`, `разделя`, `разделен`, `разделил`) are longer than any form of
+# the noun (`разделе`, `разделы`), so the noun keeps "section". `перевести` (translate) had no concept at
+# all (route answered nothing for "how do I translate the interface?"): `перевест`, `перевед` join `перевод`.
+ROWS += """split, partition | разделит, разделя, разделен, разделил | -
+translation, translate | перевест, перевед | -
+"""
+
 # Session 8 (dev-ru8): the Japanese forms of words the rows above translate. A Russian (or English)
 # question reaches a Japanese page only through a row's CJK cell, and the Chinese words there miss the
 # katakana loanwords (リンク, チャンネル, バケット) and the Japanese kanji compounds (既存, 依存関係, 継続) that
