@@ -150,12 +150,38 @@ def literal_holders(index: SearchIndex, docs: dict[str, Doc],
     held: dict[str, float] = {}
     for forms in literals:
         holders = _holders(index, docs, forms, counted)
+        holders.extend(path for path in _titled(index, docs, forms[0]) if path not in holders)
         if not holders or len(holders) > MOST * max(counted, 1):
             continue
         weight = math.log(1 + max(counted, len(holders)) / len(holders))
         for path in holders:
             held[path] = held.get(path, 0.0) + weight
     return held
+
+
+def _titled(index: SearchIndex, docs: dict[str, Doc], literal: str) -> list[str]:
+    """attack8b: the documents a file name's stem titles (`README.md`: "README conventions"; `package.json`:
+    "Package manifest"), which hold it as surely as a body naming it. A common file is named in passing by
+    a changelog or a checklist, and those alone held it: "what must README.md contain?" went to the changelog
+    before the page about the readme. Only a bare file name (one dot, a short alphabetic extension), whose
+    stem is what the file is; a path or dotted name is found in bodies only."""
+    stem, dot, extension = literal.rpartition(".")
+    if not dot or not stem or "/" in literal or "." in stem or not extension.isalpha() or len(extension) > 5:
+        return []
+    lexicon = index.lexicon
+    assert lexicon is not None
+    wanted = set(lexicon.search_counts(stem)[0])
+    if not wanted:
+        return []
+    stamp = (index.bank.generation, index.live, len(index.paths), index.total_postings, "title", stem)
+    memo = _HELD.setdefault(index, {})  # memoised as `_holders` is: a warm server reads no title again
+    found = memo.get(stamp)
+    if found is None:
+        found = tuple(path for path, doc in docs.items() if wanted <= set(lexicon.search_counts(doc.title)[0]))
+        if len(memo) >= HELD_KEPT:
+            memo.pop(next(iter(memo)))
+        memo[stamp] = found
+    return list(found)
 
 
 def bank_holds(index: SearchIndex, docs: dict[str, Doc], literals: tuple[tuple[str, ...], ...]) -> bool:

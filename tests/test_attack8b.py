@@ -108,3 +108,22 @@ def test_a_russian_verb_reaches_the_page_its_noun_does(tmp_path):
     }
     for question, path in expected.items():
         assert _routed(root, question)[:1] == [path], question
+
+
+FILES = {
+    "log/changelog.md": CHANGELOG,
+    "dev/readme-rules.md": doc("README conventions", "What the project's front page must contain.",
+                               body="## Sections\n\nThe readme starts with install steps, then usage.\n"),
+    "dev/packages.md": doc("Package manifest", "How dependencies are declared.",
+                           body="## Pins\n\nDependencies are pinned exactly; the lock file is committed.\n"),
+}
+
+
+def test_a_common_file_named_in_passing_does_not_outrank_the_page_its_stem_titles(tmp_path):
+    """Before: only a body naming `README.md` or `package.json` held it, so the changelog that lists every
+    touched file took first place from "README conventions" and "Package manifest", the pages the
+    question is about. A file name's stem in a title holds it too; a path is still found in bodies only."""
+    root = write_bank(tmp_path / "memory_bank", FILES)
+    assert _routed(root, "what must README.md contain?")[:1] == ["dev/readme-rules.md"]
+    assert _routed(root, "how are dependencies declared in package.json?")[:1] == ["dev/packages.md"]
+    assert _routed(root, "where is src/api/client.ts mentioned?")[:1] == ["log/changelog.md"]
