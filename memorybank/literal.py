@@ -185,9 +185,12 @@ def _titled(index: SearchIndex, docs: dict[str, Doc], literal: str) -> list[str]
 
 
 def bank_holds(index: SearchIndex, docs: dict[str, Doc], literals: tuple[tuple[str, ...], ...]) -> bool:
-    """Does any document hold one of the literals (however many do: the bank's own name counts)?"""
+    """Does any document hold one of the literals (however many do: the bank's own name counts)? A page a
+    file name's stem titles holds it (`_titled`: "what must README.md contain?" on a bank whose page is
+    "README conventions" is on topic, attack8b)."""
     counted = index.population()[0]
-    return any(_holders(index, docs, forms, counted, everywhere=True) for forms in literals)
+    return any(_holders(index, docs, forms, counted, everywhere=True) or _titled(index, docs, forms[0])
+               for forms in literals)
 
 
 def _holders(index: SearchIndex, docs: dict[str, Doc], forms: tuple[str, ...], counted: int,

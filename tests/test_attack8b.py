@@ -127,3 +127,13 @@ def test_a_common_file_named_in_passing_does_not_outrank_the_page_its_stem_title
     assert _routed(root, "what must README.md contain?")[:1] == ["dev/readme-rules.md"]
     assert _routed(root, "how are dependencies declared in package.json?")[:1] == ["dev/packages.md"]
     assert _routed(root, "where is src/api/client.ts mentioned?")[:1] == ["log/changelog.md"]
+
+
+def test_a_short_prompt_naming_a_file_a_page_titles_is_not_silenced(tmp_path):
+    """Before: prime judged `README.md` foreign when no body named it whole, so "what must README.md
+    contain?" injected nothing on a bank whose page is "README conventions"; a file no page titles or
+    names (`Cargo.toml`) still silences."""
+    root = write_bank(tmp_path / "memory_bank", {path: text for path, text in FILES.items() if "log/" not in path})
+    assert _primed(root, "what must README.md contain?") == ["dev/readme-rules.md"]
+    assert _primed(root, "how are dependencies declared in package.json?") == ["dev/packages.md"]
+    assert _primed(root, "what does Cargo.toml pin?") == []
