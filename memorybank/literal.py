@@ -56,6 +56,7 @@ _PLURAL_ACRONYM = compiled(r"[A-Z]{2,}s")
 _VERSION = compiled(r"^[vV](\d+(?:\.\d+)+)$")
 _NAME = compiled(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+")
 _HUMPS = compiled(r"([a-z0-9])([A-Z])")
+_SEMVER = compiled(r"\d+\.\d+(?:\.0)?")
 
 
 def question_literals(question: str) -> tuple[tuple[str, ...], ...]:
@@ -123,8 +124,10 @@ def _spellings(literal: str) -> list[str]:
     foreign (prime's silence) and its holders still rank: a call as its name (`fetch_orders()`), a flag
     without its value (`--env=prod`: `--env prod`), a path without `./` or a trailing `/` (`./src/api/`), and
     an identifier in the other case convention (`fetchOrders` / `fetch_orders`, `MAX_RETRIES` / `maxRetries`:
-    the body is lowercased, so the camel form is the parts joined)."""
+    the body is lowercased, so the camel form is the parts joined), a version with or without its last `.0`."""
     found = []
+    if _SEMVER.fullmatch(literal):  # a version and its `.0` are one release (`v0.3`: the bank's `v0.3.0`)
+        found.append(literal[:-2] if literal.endswith(".0") and literal.count(".") == 2 else literal + ".0")
     if literal.endswith("()") and _is_literal(literal[:-2]):
         found.append(literal[:-2])
     if literal.startswith("-") and "=" in literal and _is_literal(literal.split("=", 1)[0]):

@@ -137,3 +137,12 @@ def test_a_short_prompt_naming_a_file_a_page_titles_is_not_silenced(tmp_path):
     assert _primed(root, "what must README.md contain?") == ["dev/readme-rules.md"]
     assert _primed(root, "how are dependencies declared in package.json?") == ["dev/packages.md"]
     assert _primed(root, "what does Cargo.toml pin?") == []
+
+
+def test_a_version_without_its_last_zero_is_the_same_release(tmp_path):
+    """Before: "v0.3" in a short prompt was foreign to a bank that writes `v0.3.0` (one token, another term),
+    and prime injected nothing; a release the bank never names (v0.4) still silences."""
+    root = write_bank(tmp_path / "memory_bank", {**ORDERS, "dev/releases.md": doc(
+        "Releases", "What each release shipped.", body="## History\n\nOrder paging was released in v0.3.0.\n")})
+    assert "dev/releases.md" in _primed(root, "which orders change came in v0.3?")
+    assert _primed(root, "which orders change came in v0.4?") == []
