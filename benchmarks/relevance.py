@@ -209,7 +209,7 @@ def aggregate(records: list[dict], silences: list[dict], primed: bool) -> dict:
             out[f"prime/{bank_kind}/recall"] = {"n": len(mine), "rate": rate}
         for lang in (*LANGS, "all"):
             mine = [s for s in silences if lang in ("all", s["lang"])]
-            out[f"prime/offtopic/{lang}"] = {"n": len(mine), "rate": sum(s["silent"] for s in mine) / len(mine)}
+            out[f"prime/offtopic/{lang}"] = {"n": len(mine), "rate": sum(s["silent"] for s in mine) / max(1, len(mine))}
     return out
 
 
@@ -310,7 +310,8 @@ def table(result: dict) -> str:
     else:
         recall = " · ".join(f"{k} {agg[f'prime/{k}/recall']['rate']:.2f}" for k in (*BANK_KINDS, "all")
                             if agg[f"prime/{k}/recall"]["n"])
-        silent = " · ".join(f"{k} {agg[f'prime/offtopic/{k}']['rate']:.2f}" for k in (*LANGS, "all"))
+        silent = " · ".join(f"{k} {agg[f'prime/offtopic/{k}']['rate']:.2f}" for k in (*LANGS, "all")
+                            if agg[f"prime/offtopic/{k}"]["n"])  # a set may hold prompts in one language only
         lines.append(f"\nprime recall on on-topic questions: {recall}")
         lines.append(f"prime silence on off-topic prompts ({agg['prime/offtopic/all']['n']} prompt × bank): {silent}")
     if result["errors"]:

@@ -49,12 +49,12 @@ import heapq
 import re
 from collections.abc import Callable
 
-from .evidence import Evidence, kept_body, line_needles, section_at, short_excerpt
+from .evidence import Evidence, kept_body, line_needles, quote, section_at
 from .lang import SearchConcept
 from .lang.tokens import fold, normalize
 from .records import Doc
 from .regexes import compiled
-from .search import SearchIndex, _excerpt, _placed
+from .search import SearchIndex, _placed
 
 # = route.WEIGHT_BODY: the line stating a number beside all of the question's words is worth what prose saying all
 # of it is (measured on the allowed sets: a heading's 1.0 gained one question fewer, no set lost more)
@@ -155,11 +155,17 @@ _STATUS_ZH = _Lazy(r"了吗|完成|支持|实现了|修好|修复了|已经|还�
 _DEFAULT_Q = _Lazy(r"\bdefaults?\b|\bdefaulted\b|по\s+умолчанию|умолчани|默认|缺省|预设|預設|デフォルト")
 
 # a path: a `/`-joined name ending in a file name or a `/`, or of three parts or more (`a/b/c`), or a file
-# name with an extension (`requirements.txt`, `main.rs`; not `e.g.`, `ipfs.io.`); a tree drawing
+# name with an extension (`requirements.txt`, `main.rs`; not `e.g.`, `ipfs.io.`); a tree drawing. A bare
+# name's extension is written in lowercase: `cache.The` is a sentence missing its space, `ASP.NET` a name;
+# and the products named like files (`Node.js`, `socket.io`) are words (s8-robust: both were read as paths,
+# so a "where is the … file" question quoted them as its answer)
+_DOTTED_NAMES = ("node.js", "vue.js", "next.js", "nuxt.js", "react.js", "angular.js", "ember.js", "backbone.js",
+                 "three.js", "chart.js", "d3.js", "express.js", "alpine.js", "moment.js", "p5.js", "socket.io")
 _PATH = compiled(
     r"(?<![\w/:.-])(?:\.{1,2}/|~/)?[\w.-]+/(?:[\w.-]+/)*(?:[\w-]+\.[A-Za-z][A-Za-z0-9]{0,5}\b|(?=[\s`'\")]|$))"
     r"|(?<![\w/:.-])[\w.-]+/[\w.-]+/[\w.-]+"
-    r"|(?<![\w/.-])[\w-]{2,}\.[A-Za-z][A-Za-z0-9]{0,5}(?![\w.(/-])")
+    r"|(?<![\w/.-])(?!(?i:" + "|".join(name.replace(".", r"\.") for name in _DOTTED_NAMES) + r")(?![\w.(/-]))"
+    r"[\w-]{2,}\.[a-z][a-z0-9]{0,5}(?![\w.(/-])")
 _TREE = frozenset("├└│┌┬┴┼")
 _DOT_LETTER = compiled(r"\w\.[A-Za-z]")  # what a file name needs; most prose has only `. `
 _STATUS_MARK = compiled(r"[✅✔☑✓⬜☐❌✗✘🔄⏳🚧🟢🟡🔴]|^\s*(?:[-*+]\s+)?\[[ xX]\]\s|~~\S")
@@ -351,7 +357,7 @@ def number_line(index: SearchIndex, evidence: Evidence, doc: Doc, needles: list,
     if best is None:
         return None
     at = doc.body_line + best[1]
-    excerpt = short_excerpt(_excerpt(text[best[1]], evidence.concepts))
+    excerpt = quote(text[best[1]], evidence.concepts)
     return best[0] / (10 * held), (at, excerpt, section_at(doc, at))
 
 

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from contextlib import nullcontext
 from pathlib import Path
+from typing import Any
 
 from .confined import VERSION_CHARS, read_file, stamp_of, version_of
 from .contract import Contract, LayerTable, build_contract, build_layers
@@ -613,3 +614,35 @@ def bank_for(root: str | os.PathLike[str]) -> Bank:
         load(bank)
     return bank
 
+
+def from_cache(bank: Bank) -> bool:
+    """Whether `bank` was seeded from its parse cache file (`cache.load`)."""
+    return bank.since_seed is not None
+
+
+def rebuilt(root: str | os.PathLike[str]) -> Bank:
+    """A `Bank` for `root` that reads every file and no cache file, from now on the cached one of this process."""
+    key = os.path.abspath(root)
+    bank = _BANKS[key] = Bank(key)
+    return bank
+
+
+def answered(root: str | os.PathLike[str], call: Callable[[Bank], Any], read_only: bool = True) -> tuple[Bank, Any]:
+    """`call` on the cached bank of `root`, and the bank it ran on; a read-only call that fails on a bank seeded from
+    its cache file runs once more on a bank rebuilt from the files (s8-robust).
+
+    The load checks the file's checksum, header and outer shapes, but most of it is decoded only when a
+    call first reads it (a document's cold fields, a routing row, a posting list: issue 15): a file that
+    passed those checks and still holds a malformed part (written by a foreign or hostile hand; a bug)
+    fails there, in the middle of a call. That call is answered from the files instead, as with the cache
+    off, and the next save replaces the file. A writer is never run twice; a refusal is not a failure."""
+    bank = bank_for(root)
+    try:
+        return bank, call(bank)
+    except BankError:
+        raise
+    except Exception:
+        if not read_only or not from_cache(bank):
+            raise
+    bank = rebuilt(root)
+    return bank, call(bank)

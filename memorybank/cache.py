@@ -502,8 +502,12 @@ def _read_own(path: str, seen: list[os.stat_result] | None = None) -> bytes | No
     Never followed (a planted symlink), never waited on (a FIFO), never read past the bound (a sparse
     1 GB file, /dev/zero), and only trusted when owned by this user and writable by no one else: the
     file is turned back into documents with `marshal`, which is not safe against hostile bytes, and a
-    forged cache with matching stamps would otherwise answer with its own text. `seen` gets the file's stat.
+    forged cache with matching stamps would otherwise answer with its own text. Nor is a file read from a
+    folder others may write in without the sticky bit (`trusted_folder`): there anyone can rename a file of
+    this user's in or out under the name read. `seen` gets the file's stat.
     """
+    if not trusted_folder(os.path.dirname(path)):
+        return None
     try:
         fd = os.open(path, _OPEN_FLAGS)
     except OSError:
@@ -522,6 +526,20 @@ def _read_own(path: str, seen: list[os.stat_result] | None = None) -> bytes | No
     finally:
         os.close(fd)
     return data if len(data) <= MAX_FILE_BYTES + HEADER_SLACK else None
+
+
+def trusted_folder(folder: str) -> bool:
+    """Whether the cache folder is one only this user (or root) can change: not writable by group or others,
+    unless sticky (as /tmp: each user may only rename or remove their own files there). A folder others can
+    write in (a shared MEMORYBANK_CACHE_DIR, a group-writable home) is neither read nor written: each
+    process rebuilds in memory, as with the cache off. Where modes mean nothing (Windows) it is trusted."""
+    if not hasattr(os, "geteuid"):
+        return True
+    try:
+        info = os.stat(folder)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and not (info.st_mode & 0o022 and not info.st_mode & stat.S_ISVTX)
 
 
 def _seed(bank: Bank, data: bytes) -> bool:
@@ -618,6 +636,8 @@ def replace_private(path: str, suffix: str, content: Callable[[os.stat_result], 
     Raises OSError; the temporary file never stays behind."""
     folder = os.path.dirname(path)
     os.makedirs(folder, mode=0o700, exist_ok=True)
+    if not trusted_folder(folder):
+        raise OSError(f"{folder}: writable by others without the sticky bit; never read, so not written")
     import tempfile  # only a call that writes pays for it (and shutil, random)
 
     fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=suffix, dir=folder)

@@ -220,8 +220,14 @@ def _call(action: Action, root: str, values: dict[str, Any], as_json: bool, one_
                 raise BankError(f"{subject.root} is a file, not a bank folder; give the bank folder.")
             raise BankError(f"No bank at {subject.root}: the folder does not exist. Give the bank folder "
                             "(--root), or create one.", see="init")
+    capability = action.capability("cli")
     try:
-        result = action.capability("cli")(subject, **kwargs)
+        if action.takes == "root":
+            result = capability(subject, **kwargs)
+        else:  # a malformed part of the cache file found mid-call: answered from the files (`bank.answered`)
+            from .bank import answered
+
+            subject, result = answered(bank_root, lambda bank: capability(bank, **kwargs), action.read_only)
     except BankError as exc:
         _refusal(exc, as_json, action.name)
     from . import faces

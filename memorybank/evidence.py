@@ -26,7 +26,7 @@ from .frozen import Value, assign
 from .lang import SearchConcept
 from .lang.everyday import everyday_df
 from .records import Doc
-from .search import SearchIndex, _best_line, _Body, _line_needles
+from .search import SearchIndex, _best_line, _Body, _excerpt, _line_needles
 
 SATURATED_CACHE = 128  # terms whose saturated postings are kept per index
 CONCEPT_CACHE = 16  # concepts whose merged evidence is kept per index (each up to one float per document)
@@ -309,7 +309,15 @@ def best_line(index: SearchIndex, evidence: Evidence, doc: Doc,
     line, excerpt = _best_line(needles, evidence.weights, body, doc.body_line, evidence.concepts, index.lexicon)
     if not excerpt:
         return None
-    return line, short_excerpt(excerpt), section_at(doc, line)
+    return line, quote(body.lines[line - doc.body_line], evidence.concepts), section_at(doc, line)
+
+
+def quote(line: str, concepts: list) -> str:
+    """A best line as `why` quotes it: `EXCERPT` characters around the evidence (a long line's first 32
+    characters seldom held it; from the line's start when the evidence shows there), list, quote and table
+    marks off."""
+    return short_excerpt(_excerpt(line.lstrip().lstrip("#>-*| "), concepts, room=EXCERPT, lead=EXCERPT // 4,
+                                  keep=EXCERPT - EXCERPT // 4))
 
 
 def short_excerpt(excerpt: str) -> str:

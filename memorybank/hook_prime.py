@@ -61,17 +61,18 @@ def _bank_folder(event: dict, explicit_root: str | None) -> Path:
 def respond(command: str, event: dict, explicit_root: str | None) -> str:
     """The text to print for one hook event ('' for nothing)."""
     folder = _bank_folder(event, explicit_root)
-    from .bank import bank_for
+    from .bank import Bank, answered
     from .cache import save
     from .prime import overview, prime
     from .regexes import flush
 
-    bank = bank_for(folder)
-    if command == "prime":
-        prompt = event.get("prompt")
-        text = prime(bank, prompt)["text"] if isinstance(prompt, str) else ""
-    else:
-        text = overview(bank)
+    def run(bank: Bank) -> str:
+        if command == "prime":
+            prompt = event.get("prompt")
+            return prime(bank, prompt)["text"] if isinstance(prompt, str) else ""
+        return overview(bank)
+
+    bank, text = answered(folder, run)  # a malformed part of the cache file: answered from the files
     save(bank)
     flush()  # the patterns this prompt compiled are taken ready-made by the next one
     return text

@@ -10,9 +10,25 @@ the end of a CLI call or a hook, and by `compile_all`) saves what this process c
 
 A program is saved only when the pattern it makes equals `re.compile`'s (`Pattern.__eq__` compares
 programs), so a loaded pattern is the one `re` would have built. Anything unusable — caching off
-(`MEMORYBANK_CACHE=off`), another build's file, a damaged or foreign file (read as the parse cache is:
-this user's, never followed, bounded; and the very file written here, not a copy: `_where`), an
-interpreter without `_sre.compile` — means `re.compile`, as before.
+(`MEMORYBANK_CACHE=off`), another build's file, a damaged or foreign file, an interpreter without
+`_sre.compile` — means `re.compile`, as before.
+
+The defence (s8-robust). `_sre.compile` checks a program only in part: one changed skip or argument in a
+real program still passes and crashes the interpreter when the pattern runs (a random single-word change
+does, often). No check short of compiling the pattern again (what the store saves) proves a program
+safe, so the store is trusted the way Python trusts `__pycache__`, by who could have written it:
+- the file is read as the parse cache is (`cache._read_own`): owned by this user, writable by no one
+  else, a regular file never followed through a link, bounded in size, in a folder that only this user
+  can change (`cache.trusted_folder`: not group- or world-writable unless sticky); in any other folder
+  the store is neither read nor written;
+- it names its own (device, inode) (`_where`): a copy from an archive, a restored CI cache or a synced
+  home is another file and is not read;
+- a CRC-32 over the body catches damaged bytes before `marshal` reads them;
+- every program is checked for shape before `_sre` sees it (`_valid`: a 5-tuple of the types `re` hands
+  over, code words within `_sre.CODESIZE`, the group tables agreeing, an INFO block first and SUCCESS
+  last), and any exception on the way (marshal, shape, `_sre`'s own check) means the pattern is compiled.
+What stays open is a program crafted by this very user in place: one who can do that can also edit the
+installed modules or their `__pycache__`, which Python runs unchecked.
 """
 
 from __future__ import annotations
@@ -61,22 +77,64 @@ def _read() -> dict[tuple[str | bytes, int], tuple]:
     path = _path()
     if path is None:
         return _LOADED
+    try:
+        _LOADED.update(_programs(path))
+    except Exception:  # noqa: BLE001 - a store of any shape is ignored, never an error (rebuilt at `flush`)
+        _LOADED.clear()
+    return _LOADED
+
+
+def _programs(path: str) -> dict[tuple[str | bytes, int], tuple]:
+    """The programs of the store at `path` that are fit to hand to `_sre` (see the module's defence)."""
     from .cache import _read_own
 
     seen: list[os.stat_result] = []
     data = _read_own(path, seen)
     if data is None or not data.startswith(MAGIC) or len(data) < len(MAGIC) + 4:
-        return _LOADED
+        return {}
     body = data[len(MAGIC) + 4:]
     if zlib.crc32(body) != int.from_bytes(data[len(MAGIC):len(MAGIC) + 4], "little"):
-        return _LOADED
-    try:
-        build, where, programs = marshal.loads(body)
-    except (EOFError, ValueError, TypeError):
-        return _LOADED
-    if build == _build() and where == _where(seen[0]) and type(programs) is dict:
-        _LOADED.update(programs)
-    return _LOADED
+        return {}
+    found = marshal.loads(body)
+    if type(found) is not tuple or len(found) != 3:
+        return {}
+    build, where, programs = found
+    if build != _build() or where != _where(seen[0]) or type(programs) is not dict:
+        return {}
+    import _sre
+
+    limit = 1 << (8 * _sre.CODESIZE)
+    return {key: program for key, program in programs.items() if _valid(key, program, limit)}
+
+
+_FLAGS = int(re.ASCII | re.IGNORECASE | re.LOCALE | re.MULTILINE | re.DOTALL | re.UNICODE | re.VERBOSE
+             | re.DEBUG | getattr(re, "TEMPLATE", 0))
+_MAX_CODE = 1 << 20  # words in one program (the largest pattern here has well under 10,000)
+
+
+def _valid(key: object, program: object, limit: int) -> bool:
+    """Is `program` shaped as `_program` makes one, for a `(pattern, flags)` key of the right types?"""
+    if type(key) is not tuple or len(key) != 2 or type(key[0]) not in (str, bytes) or type(key[1]) is not int:
+        return False
+    if type(program) is not tuple or len(program) != 5:
+        return False
+    flags, code, groups, groupindex, indexgroup = program
+    if type(flags) is not int or flags & ~_FLAGS or flags < 0 or type(code) is not list:
+        return False
+    if not 2 <= len(code) <= _MAX_CODE or not all(type(word) is int and 0 <= word < limit for word in code):
+        return False
+    from re import _constants
+
+    if code[0] != _constants.INFO or code[-1] != _constants.SUCCESS or not 0 < code[1] < len(code):
+        return False
+    if type(groups) is not int or type(groupindex) is not dict or type(indexgroup) is not tuple:
+        return False
+    if not 0 <= groups < 1 << 16 or len(indexgroup) != groups + 1 or indexgroup[0] is not None:
+        return False
+    if any(type(name) is not str or type(number) is not int or not 0 < number <= groups
+           or indexgroup[number] != name for name, number in groupindex.items()):
+        return False
+    return sum(name is not None for name in indexgroup) == len(groupindex)
 
 
 def _where(info: os.stat_result) -> tuple[int, int]:

@@ -545,7 +545,7 @@ def _concept_scores(index: SearchIndex, concept: SearchConcept) -> tuple[dict[in
 
 def _phrases(lexicon: Lexicon, query: str) -> list[str]:
     """Runs of ≥ 2 consecutive non-stopword words of the query, lowercased, as typed (for the phrase bonus)."""
-    text = fold(normalize(query).lower())  # kanji-fold: matched against `_Body.low`, folded too
+    text = fold(lowered(normalize(query)))  # kanji-fold: matched against `_Body.low`, folded and lowered alike
     runs: list[str] = []
     start = end = -1
     count = 0
@@ -745,7 +745,7 @@ class _Body:
     @property
     def low(self) -> str:
         if self._low is None:
-            low = fold(self.text.lower())  # kanji-fold: one form for 機構 / 机构; same length, same lines
+            low = fold(lowered(self.text))  # kanji-fold: one form for 機構 / 机构; same length, same lines
             self._low = low.replace("ё", "е") if "ё" in low else low
         return self._low
 
@@ -825,17 +825,48 @@ def _placed(low: str, concept_needles: list[Needle]) -> dict[int, int]:
     return best
 
 
-def _excerpt(line: str, content: list[SearchConcept]) -> str:
-    """The line, trimmed; a long line is cut to ≤ 240 characters around the first concept it contains."""
+def lowered(text: str) -> str:
+    """`text.lower()` one character for one, so an offset in it is the same offset in `text`.
+
+    `str.lower` turns "İ" (U+0130) into "i" and a combining dot: every offset after it moved by one (an
+    excerpt cut past its match, or cut to nothing), and "İstanbul" lowered held no "istanbul" to find.
+    Here such a character keeps only the first character of its lowercase (no other letter's lowercase
+    is longer than itself)."""
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    return "".join([ch.lower()[0] for ch in text])
+
+
+def _is_cjk_label(label: str) -> bool:
+    return any(ch >= "\u2e80" for ch in label)
+
+
+def _first_match(low: str, content: list[SearchConcept]) -> int:
+    """Where in `low` the excerpt should show: the first typed form found there; else the first part
+    or, for a CJK form, the first of its two-character pieces (a query run matched only in part: the
+    whole run is not in the line, a piece of it is); else the start."""
+    typed = [at for c in content for form in c.forms if form.label and (at := low.find(form.label)) >= 0]
+    if typed:
+        return min(typed)
+    pieces = [low.find(form.label) for c in content for form in c.parts if form.label]
+    pieces += [low.find(term) for c in content for form in (*c.forms, *c.parts)
+               if form.label and _is_cjk_label(form.label) for term in form.terms]
+    return min((at for at in pieces if at >= 0), default=0)
+
+
+def _excerpt(line: str, content: list[SearchConcept], room: int = EXCERPT_MAX, lead: int = 60, keep: int = 0) -> str:
+    """The line, trimmed; a line longer than `room` is cut to ≤ `room` characters around the first concept
+    it contains, beginning `lead` characters before it (at the line's start when it begins before `keep`)."""
     text = plain(line).strip()
-    if len(text) <= EXCERPT_MAX:
+    if len(text) <= room:
         return text
-    low = fold(text.lower())  # kanji-fold: labels are folded
-    positions = [low.find(form.label) for c in content for form in c.forms if form.label and form.label in low]
-    first = min(positions) if positions else 0
-    start = max(0, first - 60)
+    first = _first_match(fold(lowered(text)), content)  # kanji-fold: labels are folded; offsets as in `text`
+    start = max(0, first - lead) if first >= keep else 0
+    if start:  # never past the point where the rest of the line fills the room after the "…"
+        start = max(1, min(start, len(text) - room + 1))
     head = "…" if start else ""
-    room = EXCERPT_MAX - len(head)
+    room -= len(head)
     chunk = text[start:start + room]
     if start + room < len(text):
         chunk = chunk[:-1] + "…"

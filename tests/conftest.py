@@ -18,9 +18,39 @@ FIXTURE = REPO / "fixture-bank"
 CORPORA = REPO.parent / "shared" / "corpora"
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
     parser.addoption("--slow", action="store_true", default=False,
                      help="also run the heavy reliability variants (tests marked `slow`)")
+    pluginmanager.register(_MemoryTemp(), "memorybank-memory-temp")
+
+
+class _MemoryTemp:
+    """The tests' folders (`tmp_path`) in memory (/dev/shm) when the machine has it and no --basetemp was given.
+
+    The writers fsync every temp, journal and folder they write (`writers/files.py`), as they must; on a
+    disk each fsync waits for the device, and the suite's writing tests spent more time waiting than
+    computing. In tmpfs an fsync returns at once; every call is still made, and the files, modes,
+    links, inodes and renames the tests check behave as on disk. Each run gets a folder of its own
+    (engineers share the machine), removed when the run passes. MEMORYBANK_TEST_TMP=disk keeps pytest's own.
+    """
+
+    def __init__(self) -> None:
+        self.made: str | None = None
+
+    @pytest.hookimpl(tryfirst=True)  # before pytest's own tmp_path factory reads the option
+    def pytest_configure(self, config: pytest.Config) -> None:
+        shm = "/dev/shm"
+        if (config.option.basetemp or hasattr(config, "workerinput") or os.environ.get("MEMORYBANK_TEST_TMP") == "disk"
+                or not (os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK))):
+            return  # an xdist worker is given a folder inside the controller's
+        self.made = config.option.basetemp = tempfile.mkdtemp(prefix="mb-pytest-", dir=shm)
+
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        if self.made is not None and getattr(config, "_memorybank_passed", False):
+            shutil.rmtree(self.made, ignore_errors=True)
+
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        session.config._memorybank_passed = exitstatus == 0  # type: ignore[attr-defined]
 
 
 _HEAVY = {"on": False}

@@ -7,6 +7,7 @@ import json
 import random
 from pathlib import Path
 
+from banks import linked_docs
 from conftest import cli_in_process, run_cli
 
 from memorybank import cache
@@ -22,16 +23,8 @@ QUERIES = ("zz", "filter threshold", "queue", "ledger rounding")
 def _bank(root: Path) -> Path:
     """Documents sharing words, one with a term over 65,535 times (its counts widen past 'H'), links,
     rule references and edges (the nested records the cache restores)."""
-    words = ("filter", "threshold", "queue", "export", "ledger", "rounding")
-    for i in range(12):
-        folder = root / ("domain" if i % 2 else "ops")
-        folder.mkdir(parents=True, exist_ok=True)
-        near = [words[(i + k) % len(words)] for k in range(3)]
-        (folder / f"doc-{i:02}.md").write_text(
-            f"---\ntitle: {near[0].title()} {i}\npurpose: How the {near[1]} meets the {near[2]}.\n"
-            f"canonical_for: [{near[0]} {near[2]}]\nderived_from:\n  - ../ops/doc-00.md\n---\n# {near[0]}\n\n"
-            f"## {near[1].title()} {near[2]}\n\nThe {near[1]} as defined in `ops/doc-00.md`; "
-            f"see [zero](../ops/doc-00.md).\n\n## Zz\n\nzz {' '.join(near)}.\n", encoding="utf-8")
+    linked_docs(root, 12, lambda near: f"The {near[1]} as defined in `ops/doc-00.md`; see [zero](../ops/doc-00.md).",
+                lambda i, near: f"zz {' '.join(near)}.")
     (root / "ops" / "many.md").write_text("---\ntitle: Many\n---\n# Many\n\n" + "zz " * 70_000 + "\n",
                                          encoding="utf-8")
     return root

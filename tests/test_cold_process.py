@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from banks import START, release_page
 from conftest import cli_path, doc, hook_path, write_bank
 
 from memorybank import cli
@@ -21,11 +22,10 @@ from memorybank.lang import lexicon
 
 # Frontmatter the fast scanner reads without YAML: a process over this bank has no reason to import yaml.
 BANK = {
-    "README.md": "# Bank\n\nStart here.\n",
+    "README.md": START,
     "domain/cache.md": doc("Cache", "How the parse cache is invalidated.", canonical_for=["parse_cache"],
                            body="## Invalidation\n\nA file whose stamp changed is parsed again.\n"),
-    "ops/release.md": doc("Release", "Publishing a version.",
-                          body="## Checklist\n\nThe changelog has an entry before the tag is pushed.\n"),
+    "ops/release.md": release_page(),
 }
 # none is used by these calls; dataclasses (with inspect, ast, dis) cost ~50 ms per process to import and decorate
 NEVER = ("mcp", "yaml", "jsonschema", "git", "click", "ctypes", "tempfile", "dataclasses", "inspect")

@@ -13,24 +13,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from banks import money_rule
 from conftest import cli_in_process, run_cli
 from gitrepo import Repo
 
 JAN = "2025-01-02T10:00:00Z"
 JUN = "2025-06-01T10:00:00Z"
-RULE = """---
-title: No float money
-doc_kind: rule
-status: active
-purpose: Read when code handles money.
-anchors:
-  - src/money.py
-do: Store money as integer cents.
-dont: Use float for money.
----
-
-# No float money
-"""
+RULE = money_rule("Use float for money.")
 INDEX = ("---\ntitle: Bank\ndoc_function: index\npurpose: Index.\n---\n\n# Bank\n\n"
          "- [No float money](rules/no-float-money.md)\n")
 

@@ -9,9 +9,8 @@ Then the other half: the folded words left out because they cut ordinary Chinese
 
 from __future__ import annotations
 
-import json
-
-from conftest import cli_in_process, doc, run_cli, write_bank
+from banks import assert_routes_first
+from conftest import doc
 
 from memorybank.lang import build_lexicon
 
@@ -30,19 +29,8 @@ QUESTIONS = {
 }
 
 
-def _route(bank, question: str, real: bool = False) -> list[str]:
-    out = (run_cli if real else cli_in_process)("--root", str(bank), "--route", question, "--json")
-    assert out.returncode == 0, out.stderr
-    return [r["path"] for r in json.loads(out.stdout)["results"]]
-
-
 def test_a_chinese_question_meets_the_japanese_page_that_says_the_other_word(tmp_path):
-    bank = write_bank(tmp_path / "b", {f"docs/{name}": text for name, text in PAGES.items()})
-    # one real process, then the same command in this process for each question
-    assert _route(bank, "处理用到哪些函数？", real=True)[:1] == ["docs/batch-functions.md"]
-    for question, page in QUESTIONS.items():
-        paths = _route(bank, question)
-        assert paths[:1] == [f"docs/{page}"], (question, paths)
+    assert_routes_first(tmp_path / "b", PAGES, QUESTIONS, real="处理用到哪些函数？")
 
 
 def test_folded_japanese_words_do_not_cut_ordinary_chinese_words_apart():

@@ -9,9 +9,8 @@ Then the other half: words of different senses stay apart.
 
 from __future__ import annotations
 
-import json
-
-from conftest import cli_in_process, doc, run_cli, write_bank
+from banks import assert_routes_first, route_paths
+from conftest import doc, write_bank
 
 from memorybank.lang import build_lexicon
 
@@ -35,26 +34,15 @@ QUESTIONS = {
 }
 
 
-def _route(bank, question: str, real: bool = False) -> list[str]:
-    out = (run_cli if real else cli_in_process)("--root", str(bank), "--route", question, "--json")
-    assert out.returncode == 0, out.stderr
-    return [r["path"] for r in json.loads(out.stdout)["results"]]
-
-
 def test_a_synonym_in_the_question_routes_to_the_page_that_says_the_other_word(tmp_path):
-    bank = write_bank(tmp_path / "b", {f"docs/{name}": text for name, text in PAGES.items()})
-    # one real process, then the same command in this process for each question
-    assert _route(bank, "Где ссылки на картинки продуктов?", real=True)[:1] == ["docs/image-urls.md"]
-    for question, page in QUESTIONS.items():
-        paths = _route(bank, question)
-        assert paths[:1] == [f"docs/{page}"], (question, paths)
+    assert_routes_first(tmp_path / "b", PAGES, QUESTIONS, real="Где ссылки на картинки продуктов?")
 
 
 def test_words_of_different_senses_stay_apart(tmp_path):
     bank = write_bank(tmp_path / "b", {f"docs/{name}": text for name, text in PAGES.items()})
     # `команда` is team and command, but English and Chinese keep them apart: 命令 is no 团队
     for question in ("which commands are there?", "有哪些命令？"):
-        assert "docs/team.md" not in _route(bank, question), question
+        assert "docs/team.md" not in route_paths(bank, question), question
 
     lexicon = build_lexicon()
 

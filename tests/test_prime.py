@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from banks import release_page
 from conftest import cli_in_process, doc, git_repo, hook_in_process, run_cli
 
 from memorybank.lang import estimate_tokens
@@ -29,8 +30,7 @@ BANK = {
     "memory_bank/engineering/testing.md": doc("Testing", "How the suites are split.",
                                               body="## Suites\n\nUnit tests run with fake timers; integration "
                                                    "tests need the local homeserver.\n"),
-    "memory_bank/ops/release.md": doc("Release", "Publishing a version.",
-                                      body="## Checklist\n\nThe changelog has an entry before the tag is pushed.\n"),
+    "memory_bank/ops/release.md": release_page(),
     "memory_bank/adr/ADR-001-no-deps.md": doc("No runtime dependencies", "Why the package ships no dependencies.",
                                               doc_kind="adr", body="## Decision\n\nPeer dependencies only.\n"),
     "memory_bank/_inbox/n1.md": doc("A note", "An observation.", body="thumbnail sizes were wrong once\n"),

@@ -9,31 +9,31 @@ Before these rules "how do I write a left join in SQL?" pointed at the page that
 from __future__ import annotations
 
 import pytest
-from conftest import doc, git_repo
+from banks import governed_project
+from conftest import doc
 from test_prime_bar import hook_prime, prime_json
 
 # a weather-station firmware bank: its prose says join, tree, process and logs in passing
-BANK = {
-    "memory_bank/README.md": "# Bank\n\nStart here.\n",
-    "memory_bank/product/context.md": doc("Product context", "Who runs the station, and why in Rust.", body=(
+PAGES = {  # under memory_bank/, beside its README
+    "product/context.md": doc("Product context", "Who runs the station, and why in Rust.", body=(
         "## Audience\n\nAllotment growers who mount the station on a shed. The firmware is written in Rust "
         "for its memory safety on a small board.\n")),
-    "memory_bank/engineering/storage.md": doc("Storage", "How readings are kept on the board.", body=(
+    "engineering/storage.md": doc("Storage", "How readings are kept on the board.", body=(
         "## Ring buffer\n\nReadings land in a ring buffer; a nightly job does a join of the rain and wind "
         "series. The sensor tree is walked once a minute, and the upload process writes its logs to flash.\n")),
-    "memory_bank/engineering/git-workflow.md": doc("Git workflow", "Branches and history.", body=(
+    "engineering/git-workflow.md": doc("Git workflow", "Branches and history.", body=(
         "## Commits\n\nCommit subjects use the imperative mood and name the sensor they touch.\n")),
-    "memory_bank/engineering/testing.md": doc("Testing", "What is verified before a release.", body=(
+    "engineering/testing.md": doc("Testing", "What is verified before a release.", body=(
         "## Checks\n\nEvery push runs the lint checks and the unit checks on the simulator; a push whose "
         "checks fail is never merged.\n")),
-    "memory_bank/ops/release.md": doc("Release", "How firmware reaches the boards.", body=(
+    "ops/release.md": doc("Release", "How firmware reaches the boards.", body=(
         "## Versions\n\nVersion 0.3 adds the barometer; each version is flashed over the air.\n")),
 }
 
 
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
-    return git_repo(tmp_path_factory.mktemp("bar8") / "proj", BANK)
+    return governed_project(tmp_path_factory.mktemp("bar8") / "proj", PAGES)
 
 
 def test_hook_says_nothing_when_the_prompt_names_a_technology_the_bank_never_mentions(project):

@@ -16,17 +16,17 @@ import sys
 from pathlib import Path
 
 import pytest
+from banks import START, release_page
 from conftest import cli_path, doc, git_repo, write_bank
 
 from memorybank import regexes, timewords
 from memorybank.lang import lexicon
 
 BANK = {
-    "README.md": "# Bank\n\nStart here.\n",
+    "README.md": START,
     "domain/export.md": doc("Export", "Why exports go through a queue.", canonical_for=["export_queue"],
                             body="## Queue\n\nExports wait in a queue so a slow printer never blocks the editor.\n"),
-    "ops/release.md": doc("Release", "Publishing a version.",
-                          body="## Checklist\n\nThe changelog has an entry before the tag is pushed.\n"),
+    "ops/release.md": release_page(),
 }
 PROMPT = "why do exports go through a queue since last week?"
 

@@ -5,27 +5,13 @@ from __future__ import annotations
 import shlex
 
 import yaml
+from banks import money_rule
 from conftest import REPO, cli_in_process, run_cli
 from gitrepo import Repo
 
 OLD = "2025-01-02T10:00:00Z"
-RULE = """---
-title: No float money
-doc_kind: rule
-status: active
-purpose: Read when code handles money.
-anchors:
-  - src/money.py
-do: Store money as integer cents.
-dont: No float amounts.
-guard:
-  - pattern: 'float\\('
-    files: 'src/**/*.py'
-    message: float() on money
----
-
-# No float money
-"""
+RULE = money_rule("No float amounts.", "guard:\n  - pattern: 'float\\('\n    files: 'src/**/*.py'\n"
+                  "    message: float() on money\n")
 
 
 def readme_commands() -> list[list[str]]:

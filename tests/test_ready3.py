@@ -16,7 +16,9 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import CORPORA
+from banks import START as START_PAGE
+from conftest import CORPORA, write_bank
+from conftest import doc as page
 from mcpkit import Session
 from test_ready_lazy import _saved
 
@@ -171,7 +173,11 @@ def _start(root: Path) -> str:
 
 
 def test_a_start_imports_the_writers_only_to_repair_and_still_repairs(tmp_path):
-    root = _copy(tmp_path)
+    # a small bank: what is checked is which modules a start imports, not how fast it reads a large bank
+    root = write_bank(tmp_path / "memory_bank", {
+        "README.md": START_PAGE,
+        "domain/media.md": page("Media", "Uploads and thumbnails.", body="## Limits\n\nUploads stop at 10 MB.\n"),
+        "domain/sync.md": page("Sync", "How the client keeps up.", body="## Token\n\nThe token is kept.\n")})
     assert _start(root) == "[]"  # nothing to repair: no writer module loaded
     stale = root / "domain" / f"{TEMP_PREFIX}media.md"  # a killed writer's temp, over an hour old
     stale.write_text("half", encoding="utf-8")

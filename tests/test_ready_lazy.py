@@ -14,6 +14,7 @@ import zlib
 from array import array
 from pathlib import Path
 
+from banks import linked_docs
 from mcpkit import Session, payload
 
 from memorybank import cache
@@ -28,16 +29,8 @@ QUERIES = ("zz", "filter threshold", "queue", "ledger rounding", "quokka")
 
 
 def _bank(root: Path, count: int = 14) -> Path:
-    words = ("filter", "threshold", "queue", "export", "ledger", "rounding")
-    for i in range(count):
-        folder = root / ("domain" if i % 2 else "ops")
-        folder.mkdir(parents=True, exist_ok=True)
-        near = [words[(i + k) % len(words)] for k in range(3)]
-        (folder / f"doc-{i:02}.md").write_text(
-            f"---\ntitle: {near[0].title()} {i}\npurpose: How the {near[1]} meets the {near[2]}.\n"
-            f"canonical_for: [{near[0]} {near[2]}]\nderived_from:\n  - ../ops/doc-00.md\n---\n# {near[0]}\n\n"
-            f"## {near[1].title()} {near[2]}\n\nThe {near[1]} as set in [zero](../ops/doc-00.md).\n\n"
-            f"## Zz\n\nzz {' '.join(near)} {'zz ' * i}\n", encoding="utf-8")
+    linked_docs(root, count, lambda near: f"The {near[1]} as set in [zero](../ops/doc-00.md).",
+                lambda i, near: f"zz {' '.join(near)} {'zz ' * i}")
     for name, words in (("activeContext.md", "queue export"), ("progress.md", "filter rounding")):  # plain pages:
         (root / name).write_text(f"# Set {words}\n\n## Current {words}\n\nThe {words} now.\n",  # no frontmatter,
                                  encoding="utf-8")  # their titles are prose (routed as a plain page's)

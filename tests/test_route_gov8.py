@@ -11,10 +11,9 @@ governed bank built in tmp, and through the real MCP server (its answer equal to
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from conftest import cli_in_process, doc, run_cli, write_bank
+from banks import route_results
+from conftest import doc, write_bank
 
 from memorybank import route as route_module
 
@@ -36,19 +35,14 @@ JOBS = {
 QUESTION = "why do the nightly exports stall when two reports are scheduled for the same minute?"
 
 
-def _rows(done) -> list[dict]:
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)["results"]
-
-
 @pytest.fixture(autouse=True)
-def _no_cache(monkeypatch):
+def _cache_off(monkeypatch):
     monkeypatch.setenv("MEMORYBANK_CACHE", "off")
 
 
 def test_prose_saying_the_question_beats_a_purpose_naming_one_of_its_words(tmp_path):
     root = str(write_bank(tmp_path / "jobs", JOBS))
-    rows = _rows(run_cli("--root", root, "--route", QUESTION, "--json"))
+    rows = route_results(root, QUESTION, real=True)
     assert [row["path"] for row in rows[:2]] == ["engineering/scheduler.md", "domain/reports.md"], rows
     assert rows[0]["why"].startswith("body: L12 ") and rows[0]["section"] == "Locks"
     # the one-word purpose still counts: it stays in the answer with its reason, and its score is unchanged
@@ -60,22 +54,22 @@ def test_without_the_floor_the_one_word_purpose_led(tmp_path, monkeypatch):
     """The rule is what moves it: with the floor off, the order is the one the branch started from."""
     root = str(write_bank(tmp_path / "jobs", JOBS))
     monkeypatch.setattr(route_module, "PROSE_FLOOR", 0.0)
-    rows = _rows(cli_in_process("--root", root, "--route", QUESTION, "--json"))
+    rows = route_results(root, QUESTION)
     assert [row["path"] for row in rows[:2]] == ["domain/reports.md", "engineering/scheduler.md"], rows
 
 
 def test_metadata_naming_the_question_keeps_its_lead(tmp_path):
     root = str(write_bank(tmp_path / "jobs", JOBS))
     # the purpose says both words, the prose of another page says one: the owner of the words stays first
-    assert _rows(cli_in_process("--root", root, "--route", "who reads the report", "--json"))[0]["path"] \
+    assert route_results(root, "who reads the report")[0]["path"] \
         == "domain/reports.md"
     # a purpose backed by its own prose keeps its vote
-    rows = _rows(cli_in_process("--root", root, "--route", "how long are export files kept in the bucket", "--json"))
+    rows = route_results(root, "how long are export files kept in the bucket")
     assert rows[0]["path"] == "ops/exports.md"
     # a title the question says whole names its document, however little its prose holds
-    assert _rows(cli_in_process("--root", root, "--route", "job runner", "--json"))[0]["path"] \
+    assert route_results(root, "job runner")[0]["path"] \
         == "engineering/scheduler.md"
-    assert _rows(cli_in_process("--root", root, "--route", "calendar", "--json"))[0]["path"] == "ops/calendar.md"
+    assert route_results(root, "calendar")[0]["path"] == "ops/calendar.md"
 
 
 def test_the_server_answers_as_the_cli_does(tmp_path):
@@ -89,4 +83,4 @@ def test_the_server_answers_as_the_cli_does(tmp_path):
     finally:
         session.close()
     assert [row["path"] for row in served[:2]] == ["engineering/scheduler.md", "domain/reports.md"], served
-    assert _rows(run_cli("--root", str(root), "--route", QUESTION, "--json")) == served
+    assert route_results(str(root), QUESTION, real=True) == served

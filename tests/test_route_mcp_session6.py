@@ -10,29 +10,29 @@ from __future__ import annotations
 
 import json
 
-from conftest import run_cli, write_bank
-from mcpkit import Session
+from conftest import cli_in_process, run_cli
 from test_route_plain3 import CORE, NUMBER_LINE
 from test_route_title import GOVERNED
 
 
-def test_title_answer_type_and_limits_through_the_server(tmp_path):
-    root = write_bank(tmp_path / "memory_bank", {**GOVERNED, **{f"cline/{k}": v for k, v in CORE.items()}})
-    session = Session(root)
-    try:
-        def both(question: str, limit: int = 5) -> list[dict]:
-            served = session.ok("bank_route", {"question": question, "limit": limit})["results"]
-            cli = run_cli("--root", str(root), "--route", question, "--limit", str(limit), "--json")
-            assert cli.returncode == 0, cli.stderr
-            assert json.loads(cli.stdout)["results"] == served
-            return served
+def test_title_answer_type_and_limits_through_the_server(scratch_server):
+    session = scratch_server  # the worker's server (its start is not what this tests), over this bank
+    root = session.load({**GOVERNED, **{f"cline/{k}": v for k, v in CORE.items()}})
+    asked: list[str] = []
+    def both(question: str, limit: int = 5) -> list[dict]:
+        served = session.ok("bank_route", {"question": question, "limit": limit})["results"]
+        # one real process, then the CLI's entry point in this process
+        cli = (cli_in_process if asked else run_cli)("--root", str(root), "--route", question, "--limit",
+                                                     str(limit), "--json")
+        asked.append(question)
+        assert cli.returncode == 0, cli.stderr
+        assert json.loads(cli.stdout)["results"] == served
+        return served
 
-        assert both("encryption")[0]["path"] == "domain/encryption.md"
-        quantity = both("how much storage may the thumbnail cache take?")
-        assert quantity[0]["path"] == "cline/techContext.md"
-        assert NUMBER_LINE in quantity[0]["why"]
-        longest = [row["path"] for row in both("timeline events order", 25)]
-        for limit in (1, 3, 5, 10):
-            assert [row["path"] for row in both("timeline events order", limit)] == longest[:limit]
-    finally:
-        session.close()
+    assert both("encryption")[0]["path"] == "domain/encryption.md"
+    quantity = both("how much storage may the thumbnail cache take?")
+    assert quantity[0]["path"] == "cline/techContext.md"
+    assert NUMBER_LINE in quantity[0]["why"]
+    longest = [row["path"] for row in both("timeline events order", 25)]
+    for limit in (1, 3, 5, 10):
+        assert [row["path"] for row in both("timeline events order", limit)] == longest[:limit]

@@ -12,11 +12,11 @@ its entry point here.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from conftest import cli_in_process, run_cli, write_bank
+from banks import route_results
+from conftest import write_bank
 
 from memorybank import passage
 from memorybank.answertype import asks_quantity
@@ -48,9 +48,7 @@ PAIRS = [
 
 
 def _route(bank: Path, question: str, first: bool = False) -> list[dict]:
-    proc = (run_cli if first else cli_in_process)("route", "--root", str(bank), question, "--limit", "10", "--json")
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)["results"]
+    return route_results(bank, question, "--limit", "10", real=first)
 
 
 @pytest.fixture(scope="module")

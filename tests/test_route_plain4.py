@@ -18,7 +18,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import cli_in_process, run_cli, write_bank
+from banks import route_results
+from conftest import cli_in_process, write_bank
 
 from memorybank.answertype import answer_types
 
@@ -53,9 +54,7 @@ SHARE_LINE = 'body: L5 "Overall about 60% done."'
 
 
 def _route(bank: Path, question: str, first: bool = False) -> list[dict]:
-    proc = (run_cli if first else cli_in_process)("route", "--root", str(bank), question, "--limit", "3", "--json")
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)["results"]
+    return route_results(bank, question, "--limit", "3", real=first)
 
 
 @pytest.fixture(scope="module")

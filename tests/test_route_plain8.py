@@ -12,11 +12,11 @@ CLI process; the rest through its entry point here.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from conftest import cli_in_process, run_cli, write_bank
+from banks import route_results
+from conftest import write_bank
 
 from memorybank.answertype import answer_types
 from memorybank.layout import asks_how, asks_who_for
@@ -40,9 +40,7 @@ CORE = {
 
 
 def _route(bank: Path, question: str, first: bool = False) -> list[dict]:
-    proc = (run_cli if first else cli_in_process)("route", "--root", str(bank), question, "--limit", "3", "--json")
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)["results"]
+    return route_results(bank, question, "--limit", "3", real=first)
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,8 @@ more often, so without the rows the sibling ranks first. One CLI process answers
 
 from __future__ import annotations
 
-import json
-
-from conftest import cli_in_process, doc, write_bank
+from banks import assert_routes_first
+from conftest import doc
 
 from memorybank.lang import build_lexicon
 
@@ -31,12 +30,7 @@ QUESTIONS = {
 
 
 def test_new_russian_words_route_to_their_english_page(tmp_path):
-    bank = write_bank(tmp_path / "b", {f"docs/{name}": text for name, text in PAGES.items()})
-    for question, page in QUESTIONS.items():
-        out = cli_in_process("--root", str(bank), "--route", question, "--json")
-        assert out.returncode == 0, out.stderr
-        results = json.loads(out.stdout)["results"]
-        assert results and results[0]["path"] == f"docs/{page}", (question, [r["path"] for r in results])
+    assert_routes_first(tmp_path / "b", PAGES, QUESTIONS)
 
 
 def test_one_russian_verb_reaches_every_english_word_it_stands_for():

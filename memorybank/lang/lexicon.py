@@ -19,11 +19,13 @@ distinct vocabulary (`build_lexicon` is cached on the vocabulary rows).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import marshal
 import os
 from collections import Counter
+from itertools import chain
 from typing import NamedTuple
 
 from ..frozen import Value, assign
@@ -256,10 +258,17 @@ class SavedTables:
         self._loaded: dict[str, object] = {}
 
     def section(self, name: str):
-        """One saved section (a table, an everyday-word set), unmarshalled once."""
+        """One saved section (a table, an everyday-word set), unmarshalled once; a section that does not
+        unmarshal to its shape (`_section_ok`) is taken from tables built from the sources instead."""
         found = self._loaded.get(name)
         if found is None:
-            found = self._loaded[name] = marshal.loads(self._sections[name])
+            try:
+                found = marshal.loads(self._sections[name])
+            except Exception:  # noqa: BLE001 - any failure of a section means the built one
+                found = None
+            if found is None or not _section_ok(name, found):
+                found = _built_sections()[name]
+            self._loaded[name] = found
         return found
 
     def __getattr__(self, name: str):
@@ -285,6 +294,30 @@ class SavedTables:
 
 
 _SECTIONS = (*_Tables._fields, *EVERYDAY_SECTIONS)
+_CANON_SECTIONS = ("ru_canon", "zh_canon")  # word → word; the other tables word → words; everyday: a set of words
+
+
+def _section_ok(name: str, value: object) -> bool:
+    """Is a saved section shaped as the built one (s8-robust)? The file's SHA-256 and sources mark catch a
+    damaged or stale file, not one written with its digest made good: a table of the wrong shape failed
+    the first lookup of the process (a TypeError mid-route) instead of meaning "built from the sources"."""
+    words = str.__instancecheck__  # the checks run in C: a section costs about what unmarshalling it does
+    if name in EVERYDAY_SECTIONS:
+        return type(value) is frozenset and all(map(words, value))
+    if type(value) is not dict or not all(map(words, value)):
+        return False
+    if name in _CANON_SECTIONS:
+        return all(map(words, value.values()))
+    return all(map(tuple.__instancecheck__, value.values())) and all(map(words, chain.from_iterable(value.values())))
+
+
+@functools.cache
+def _built_sections() -> dict[str, object]:
+    """Every section as `write_builtin_tables` saves it, built from the sources (a saved one was unusable)."""
+    tables = build_builtin_tables()
+    plain = Lexicon.__new__(Lexicon)
+    plain._setup(tables)
+    return dict(zip(_SECTIONS, (*tables, *build_everyday(plain))))
 
 
 def _saved() -> SavedTables | None:
@@ -347,10 +380,22 @@ def write_builtin_tables(path: str = DATA_FILE) -> None:
     parts = (*tables, *build_everyday(plain))
     sections = {name: marshal.dumps(part) for name, part in zip(_SECTIONS, parts)}
     payload = marshal.dumps((DATA_FORMAT, sources_mark(), sections))
-    temp = path + ".tmp"
-    with open(temp, "wb") as handle:
-        handle.write(hashlib.sha256(payload).digest() + payload)
-    os.replace(temp, path)
+    import tempfile  # only the regenerating process pays for it
+
+    # a temporary name of this run's own: two runs at once (two checkouts' hooks, a merge and an editor)
+    # each rename a whole file of their own; a fixed `.tmp` was truncated by one under the other's rename
+    fd, temp = tempfile.mkstemp(prefix=".tmp-", suffix=".marshal", dir=os.path.dirname(os.path.abspath(path)))
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(hashlib.sha256(payload).digest() + payload)
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(temp, 0o666 & ~mask)  # as `open` made the file before: read by every user of the package
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
 
 
 class _Table:

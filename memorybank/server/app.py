@@ -30,7 +30,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
 from .. import __version__, faces, overview
-from ..bank import Bank, bank_for
+from ..bank import Bank, answered, bank_for
 from ..errors import BankError, clip
 from ..jsonout import dumps
 from ..limits import MAX_QUESTION
@@ -154,9 +154,14 @@ class MemoryBankServer:
         try:
             # bank_init gets a fresh Bank: the cached one may predate the folder
             READY.wait()  # the start-up prefetch owns the index until it is done
-            bank = bank_for(self.root) if name != "bank_init" else Bank(self.root)
-            with remote_caller(bank.root):  # body_file/content_file: only inside the project
-                result = tool.capability()(bank, **args)
+            if name == "bank_init":
+                bank = Bank(self.root)
+                with remote_caller(bank.root):  # body_file/content_file: only inside the project
+                    result = tool.capability()(bank, **args)
+            else:  # a malformed part of the cache file found mid-call: answered from the files
+                bank = bank_for(self.root)
+                with remote_caller(bank.root):
+                    _, result = answered(self.root, lambda fresh: tool.capability()(fresh, **args), tool.read_only)
         except BankError as exc:
             return self._text(faces.refusal(exc, "mcp", name.removeprefix("bank_")), True)
         except Exception as exc:  # noqa: BLE001 - the server must answer, never die
