@@ -12,7 +12,7 @@ work alike; × tier ÷ 10) held by its best body line, ÷ Σ idf of the question
 the body strength, [0, 1)). Only a line holding at least `LEAST_CONCEPTS` distinct concepts counts: two
 words side by side are most often one name ("async runtime", "TOML config"), not a statement. Title and
 heading lines are metadata and never count. Route adds `WEIGHT_PASSAGE` × the share × the document's
-multiplier to the score of its `CANDIDATES` best rows (the ones that can reach the shown results), and
+multiplier to the score of its best-scored rows, as many as the draw shows (5, then 10, ...), and
 quotes the line in `why`. It adds nothing when the question names a document (a key said whole, a title
 saying every concept): proximity elsewhere must not move the document asked for by name; nor when the
 question asks for an answer type (`answertype`: a number, a path, a status, a reason), whose typed line is
@@ -33,7 +33,6 @@ from .evidence import Evidence, kept_body, line_needles, section_at, short_excer
 from .records import Doc
 from .search import SearchIndex, _excerpt, _placed
 
-CANDIDATES = 10  # rows read, best score first (route shows at most 5 per draw)
 WEIGHT_PASSAGE = 1.0  # a line holding every concept of the question, typed (prose saying all of it: 5)
 LEAST_CONCEPTS = 3  # distinct question concepts a line must hold
 
@@ -74,17 +73,19 @@ def passage(index: SearchIndex, evidence: Evidence, doc: Doc,
 
 
 def with_passages(rows: list[Row], index: SearchIndex, evidence: Evidence, docs: dict[str, Doc],
-                  factor: Callable[[str], float]) -> tuple[list[Row], dict[str, tuple[int, str, str | None]]]:
+                  factor: Callable[[str], float], shown: int
+                  ) -> tuple[list[Row], dict[str, tuple[int, str, str | None]]]:
     """Route's rows with `WEIGHT_PASSAGE` × passage share × multiplier added to the score and body part of
-    each of the `CANDIDATES` best-scored rows with body evidence and a passage line; those lines, by path,
-    for `why`."""
+    each of the `shown` best-scored rows (the draw route shows: a passage orders the results, it does not
+    draw new ones) with body evidence and a passage line; those lines, by path, for `why`. Only those rows'
+    bodies are read, so a cold document further down stays undecoded."""
     if len(evidence.concepts) < LEAST_CONCEPTS:
         return rows, {}
     ids, raw = index.ids, evidence.raw
     out = list(rows)
     lines: dict[str, tuple[int, str, str | None]] = {}
     needles = None
-    for number in sorted(range(len(rows)), key=lambda number: rows[number][:3])[:CANDIDATES]:
+    for number in sorted(range(len(rows)), key=lambda number: rows[number][:3])[:shown]:
         row = rows[number]
         sid = ids.get(row[2])
         if sid is None or not raw.get(sid):
