@@ -20,7 +20,7 @@ this rule with a test of what the line must hold, and a line saying the words wi
 
 Measured on every allowed set (session 8, HISTORY.md): one line beat windows of 3 and 6 lines (a window
 joins a list item's words with its neighbours', which lifted pages listing the subject); two concepts
-instead of three, or twice the weight, moved as many answers down as up. Cost: one `str.find` pass per
+instead of three moved more answers down than up, and twice the weight lost more top-3 answers. Cost: one `str.find` pass per
 concept literal over each candidate's body, whose placed lines are kept with the body
 (`evidence.kept_body`) and shared with `best_line` and the answer types' lines.
 """
