@@ -12,7 +12,7 @@ work alike; × tier ÷ 10) held by its best body line, ÷ Σ idf of the question
 the body strength, [0, 1)). Only a line holding at least `LEAST_CONCEPTS` distinct concepts counts: two
 words side by side are most often one name ("async runtime", "TOML config"), not a statement. Title and
 heading lines are metadata and never count. Route adds `WEIGHT_PASSAGE` × the share × the document's
-multiplier to the score of its best-scored rows, as many as the draw shows (5, then 10, ...), and
+multiplier to the score of each candidate row, and
 quotes the line in `why`. It adds nothing when the question names a document (a key said whole, a title
 saying every concept): proximity elsewhere must not move the document asked for by name; nor when the
 question asks for an answer type (`answertype`: a number, a path, a status, a reason), whose typed line is
@@ -20,9 +20,10 @@ this rule with a test of what the line must hold, and a line saying the words wi
 
 Measured on every allowed set (session 8, HISTORY.md): one line beat windows of 3 and 6 lines (a window
 joins a list item's words with its neighbours', which lifted pages listing the subject); two concepts
-instead of three moved more answers down than up, and twice the weight lost more top-3 answers. Cost: one `str.find` pass per
-concept literal over each candidate's body, whose placed lines are kept with the body
-(`evidence.kept_body`) and shared with `best_line` and the answer types' lines.
+instead of three moved more answers down than up, and twice the weight lost more top-3 answers. Cost:
+one `str.find` pass per concept literal over the body of each candidate whose prose holds three concepts,
+the placed lines kept with the body (`evidence.kept_body`) and shared with `best_line` and the answer
+types' lines.
 """
 
 from __future__ import annotations
@@ -73,22 +74,23 @@ def passage(index: SearchIndex, evidence: Evidence, doc: Doc,
 
 
 def with_passages(rows: list[Row], index: SearchIndex, evidence: Evidence, docs: dict[str, Doc],
-                  factor: Callable[[str], float], shown: int
-                  ) -> tuple[list[Row], dict[str, tuple[int, str, str | None]]]:
+                  factor: Callable[[str], float]) -> tuple[list[Row], dict[str, tuple[int, str, str | None]]]:
     """Route's rows with `WEIGHT_PASSAGE` × passage share × multiplier added to the score and body part of
-    each of the `shown` best-scored rows (the draw route shows: a passage orders the results, it does not
-    draw new ones) with body evidence and a passage line; those lines, by path, for `why`. Only those rows'
-    bodies are read, so a cold document further down stays undecoded."""
+    each row with a passage line; those lines, by path, for `why`.
+
+    Every row is weighed on its own (the bonus depends on nothing but the row), so each draw's order, and
+    every limit, cuts one ranking. Only a row whose prose holds `LEAST_CONCEPTS` of the concepts at all
+    (`Evidence.per_concept`, known without reading it) has its body read: most candidates never are, and a
+    cold restored document stays undecoded."""
     if len(evidence.concepts) < LEAST_CONCEPTS:
         return rows, {}
-    ids, raw = index.ids, evidence.raw
+    ids, per_concept = index.ids, evidence.per_concept
     out = list(rows)
     lines: dict[str, tuple[int, str, str | None]] = {}
     needles = None
-    for number in sorted(range(len(rows)), key=lambda number: rows[number][:3])[:shown]:
-        row = rows[number]
+    for number, row in enumerate(rows):
         sid = ids.get(row[2])
-        if sid is None or not raw.get(sid):
+        if sid is None or sum(sid in values for values in per_concept) < LEAST_CONCEPTS:
             continue
         if needles is None:
             needles = line_needles(index, evidence)

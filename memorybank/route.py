@@ -725,8 +725,7 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
             scored, numbers = with_number_lines(scored, len(scored), body_index, evidence, docs,
                                                 lambda path: factor(index.ids[path]), types)
         elif not named and not any(row[6] for row in scored):  # session 8: the question's words together (passage.py)
-            scored, numbers = with_passages(scored, body_index, evidence, docs, lambda path: factor(index.ids[path]),
-                                             limit)
+            scored, numbers = with_passages(scored, body_index, evidence, docs, lambda path: factor(index.ids[path]))
         # the prose floor's candidates (`_fused_order`): a draw's strongest prose is at most all rows' strongest
         floor = PROSE_FLOOR * max((row[5] for row in scored), default=0.0)
         passing.update(row[2] for row in scored if row[5] < floor and not row[6] and (sid := body_ids.get(row[2]))
