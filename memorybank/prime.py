@@ -20,7 +20,8 @@ The bar, per document, is evidence from the prompt's *topical* words, not a tune
   technology the bank does name (Rust in a Rust project) is an ordinary topical word, and a prompt
   asking what the project supports or runs on (`SCOPE`: "does it run on Linux?") is about its scope.
   The list holds no word a project's own design might say in ordinary prose (thread, queue, hash,
-  array, algorithm, recursion): only names of technologies and of textbook concepts.
+  array, algorithm, recursion, lock words — deadlock, mutex, semaphore —, cookie, or closure, which is
+  also an account's or a store's): only names of technologies and of textbook concepts.
 - a question about how the project does its work names the workflow with request words ("how should
   *commit* messages look?", "which *checks* run on every *push*?", "what comes in *version* 0.2?"): in a
   question these `WORKFLOW` words are topical, and they anchor only a page about them (named in its
@@ -31,9 +32,17 @@ The bar, per document, is evidence from the prompt's *topical* words, not a tune
   от стека?", "HTTP 和 HTTPS 有什么区别？") asks about them as concepts, general knowledge unless the bank
   has them both: a page it points at must hold every compared word (the frame — differ, between,
   отличается, 区别 — aside), and a compared word no page holds means nothing is injected. A comparison
-  of the bank's own things ("how does the Tezos handler differ from the EVM one?") still points.
+  of the bank's own things ("how does the Tezos handler differ from the EVM one?") still points: where
+  every compared word is named in some page's title, purpose or keys, the ordinary bar applies.
+- a prompt naming literals (`literal.question_literals`: an identifier, a path, a flag, an error string,
+  a version) none of which any document holds, whole or as its file name, is about that code, that
+  tool or that error ("rename MAX_RETRIES", "what does git log --oneline print?", "KeyError: 'id'"),
+  not about the bank: nothing is injected, whatever its ordinary words match. Only a prompt of at most
+  `LITERAL_WORDS` words is read so: a longer one carries pasted code or logs, whose names are not asked.
 - at least one in three topical words must occur somewhere in the bank (`KNOWN_SHARE`): a prompt
-  mostly about things the bank never mentions is not about the bank. An everyday word no page holds
+  mostly about things the bank never mentions is not about the bank. A word the document's own title,
+  purpose, keys or headings name occurs in the bank, though no body says it ("Kubernetes" in an
+  operator page's purpose). An everyday word no page holds
   (`already`, `almost`) is ordinary phrasing, not a missing topic: it is not counted.
 - the document must hold, in its prose or its metadata (title, purpose, canonical keys, headings),
   at least a third of the idf weight of the known topical words (`MIN_COVERAGE`), one of them itself
@@ -61,12 +70,14 @@ from .errors import BankError
 from .evidence import Evidence, named
 from .lang import SearchConcept, estimate_tokens
 from .lang.tokens import fold, has_cjk
+from .literal import bank_holds, question_literals
 from .plain import plain
 from .query import MAX_QUESTION
 from .search import SearchIndex
 
 MAX_DOCUMENTS = 3
 TOKENS_MAX = 200  # of the whole injection: fewer documents rather than a longer text
+LITERAL_WORDS = 30  # a prompt longer than this is not read for literals the bank lacks (pasted code, logs)
 MIN_COVERAGE = 1 / 3
 KNOWN_SHARE = 3  # at least one in three of the prompt's topical words must occur somewhere in the bank
 WHY_MAX = 70  # characters of a document's `why` in the injection
@@ -223,13 +234,13 @@ nodejs node.js deno react reactjs vue vuejs angular svelte jquery redux django f
 nextjs webpack vite numpy pandas pytorch tensorflow keras pillow opencv bash
 docker dockerfile kubernetes k8s helm terraform ansible nginx cron crontab systemd vim emacs
 mysql postgres postgresql sqlite redis mongodb elasticsearch cassandra dynamodb mariadb kafka rabbitmq graphql
-tcp udp tls ssl https dns websocket websockets jwt oauth cookie cookies cors grpc ssh ftp smtp sax dom vdom
+tcp udp tls ssl https dns websocket websockets jwt oauth cors grpc ssh ftp smtp sax dom vdom
 utf-16 ascii esm merkle
 quicksort mergesort heapsort bubblesort big-o hashmap hashmaps hashtable trie bst tuple tuples
-iterator iterators closure closures decorator decorators singleton singletons polymorphism generics
-mutex semaphore deadlock coroutine coroutines goroutine goroutines gil monad monads bytecode garbage
+iterator iterators decorator decorators singleton singletons polymorphism generics
+coroutine coroutines goroutine goroutines gil monad monads bytecode garbage
 питон джава джаваскрипт докер кубернетес итератор итераторы итератора замыкание замыкания синглтон
-полиморфизм кортеж кортежи кортежа пузырьком мьютекс дедлок
+полиморфизм кортеж кортежи кортежа пузырьком
 泛型 闭包 迭代器 装饰器 单例 多态 原型链 链表 哈希表 二叉树 快速排序 冒泡 时间复杂度 动态规划 贪心 垃圾回收 协程
 区块链 子查询 反向代理
 """.split())
@@ -248,7 +259,7 @@ def _cut(prompt: str) -> str:
 
 
 def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", pointed: bool = False,
-         asking: bool = True, compared: bool = False) -> tuple[bool, float]:
+         asking: bool = True, compared: bool = False, own: bool = False) -> tuple[bool, float]:
     """Does one document clear the bar (module doc)? And the idf-weighted share of known concepts it holds.
 
     `chat` is the prompt with its CJK request phrases blanked (`_chatless`): a CJK concept found only
@@ -257,7 +268,8 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
     `asking`: the prompt is a question (`asks`); in a request, words of code and of the session's work
     (`SESSION`) do not anchor it; in a question `WORKFLOW` words are topical, anchoring a page named for
     them. `compared`: the prompt asks how two things differ (`compares`), so the document must hold every
-    compared word, and one no page holds silences the prompt."""
+    compared word, and one no page holds silences the prompt, unless the comparison is of the bank's `own`
+    things (`_own_things`): then the ordinary bar applies, the comparison's frame words aside."""
     path = index.paths[sid]
     doc = index.bank.docs.get(path) if path is not None else None
     if doc is None:
@@ -271,14 +283,15 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
     known_weight = found = 0.0
     anchored = False
     for concept, weight, values, df in zip(evidence.concepts, evidence.weights, evidence.per_concept, evidence.dfs):
-        workflow = asking and _workflow(concept)
+        workflow = asking and _workflow(index, concept)
         if (_generic(index, concept) and not workflow) or (pointed and _code(index, concept)) \
                 or (chat and has_cjk(concept.text) and concept.text not in chat):
             continue
         if workflow and not df or compared and _comparing(concept):
             continue
-        if not df:  # no document holds it: a topic the bank lacks, unless it is ordinary language
-            if compared and not _everyday(index, concept):
+        # no body holds it and this page's metadata does not name it: a topic the bank lacks, unless ordinary
+        if not df and not named(concept, terms):
+            if compared and not own and not _everyday(index, concept):
                 return False, 0.0
             topical += not _everyday(index, concept)
             continue
@@ -294,7 +307,7 @@ def held(evidence: Evidence, index: SearchIndex, sid: int, chat: str = "", point
                                         or (not asking and (_code(index, concept) or _within(index, concept, SESSION))))
         if sid in values or named(concept, terms):
             found += weight
-        elif compared and not _everyday(index, concept):
+        elif compared and not own and not _everyday(index, concept):
             return False, 0.0
     if not known or known * KNOWN_SHARE < topical:
         return False, 0.0
@@ -330,14 +343,24 @@ commit commits push test tests version check checks коммит коммиты 
 """.split())
 
 
-def _workflow(concept: SearchConcept) -> bool:
-    """A request word naming the project's workflow (`WORKFLOW`: commit, push, test, version, check)."""
-    return concept.text.lower() in WORKFLOW
+def _workflow(index: SearchIndex, concept: SearchConcept) -> bool:
+    """A request word naming the project's workflow (`WORKFLOW`: commit, push, test, version, check), in any
+    of its forms (testing, committed, versions), as `GENERIC` is matched.
+
+    Why: the request words are matched by their stem, so "Testing: where do unit tests live?" merged `tests`
+    into `Testing` (one concept per idea), which as typed is no `WORKFLOW` word: it was left out as a
+    request word and the question, squarely about the testing page, was silenced."""
+    assert index.lexicon is not None
+    text = concept.text.lower()
+    return text in WORKFLOW or index.lexicon.term(text)[0] in _code_terms(index.lexicon, WORKFLOW)
 
 
 # Names that are everyday English words unless capitalised inside a sentence: "in Node", "my Express API",
 # "Spring Boot", "written in Go" name technologies; "a tree node", "express it" do not
 NAMED_TECH = frozenset("Node Express Go Spring Rails Unity Flask Rocket".split())
+# Names that are also a season or a release's name ("the Spring release", "Spring 2026"): a technology only
+# beside one of its parts ("Spring Boot", "Spring Security")
+NAMED_WITH = {"Spring": frozenset("boot framework mvc security data cloud webflux batch".split())}
 
 
 def foreign(text: str, evidence: Evidence, index: SearchIndex) -> bool:
@@ -347,14 +370,86 @@ def foreign(text: str, evidence: Evidence, index: SearchIndex) -> bool:
 
     Neither a stem nor a translation counts: `generator` and `general` share a stem, `по очереди` ("in
     turn") translates to a queue, so the list names each word form it means."""
-    inner = {w.strip(_PUNCTUATION) for w in text.split()[1:]}
+    words = [w.strip(_PUNCTUATION) for w in text.split()]
+    inner = set(words[1:])
     for concept, df in zip(evidence.concepts, evidence.dfs):
-        if not df and (concept.text.lower() in TECH or (concept.text in NAMED_TECH and concept.text in inner)):
+        if not df and (concept.text.lower() in TECH or (concept.text in NAMED_TECH and concept.text in inner
+                                                        and _named_here(concept.text, words))) \
+                and not _bank_names(concept, index):
             return True
     if not has_cjk(text):
         return False
     whole = {concept.text for concept in evidence.concepts}  # a word kept whole was weighed above, translated
-    return any(word in text and word not in whole and not index.holds(word) for word in _CJK_TECH)
+    assert index.lexicon is not None
+    return any(word in text and word not in whole and not index.holds(word)
+               and not _meta_holds(index, index.lexicon.search_terms(word))
+               for word in _CJK_TECH)
+
+
+def _named_here(name: str, words: list[str]) -> bool:
+    """Is a `NAMED_TECH` name a technology where the prompt says it: always, unless `NAMED_WITH` says which
+    words must follow it ("Spring Boot", not "the Spring release")?
+
+    Why: "what will the Spring release bring besides bulk refunds?" was silenced in a bank with a roadmap
+    page, the season read as the Java framework."""
+    parts = NAMED_WITH.get(name)
+    if parts is None:
+        return True
+    return any(word == name and after.lower() in parts for word, after in zip(words, words[1:]))
+
+
+# Other spellings of one technology: a bank writing "PostgreSQL", "Kubernetes" or "Node.js" names what a prompt
+# saying "postgres", "k8s" or "nodejs" asks about. Only spellings no everyday prose uses ("node" is a tree's,
+# "go" a verb): a prompt naming a technology the bank lacks must still find it lacking.
+ALIASES = (("postgres", "postgresql", "psql"), ("kubernetes", "k8s", "kubectl"), ("nodejs", "node.js"),
+           ("react", "reactjs"), ("vue", "vuejs"), ("mongodb", "mongo"), ("wasm", "webassembly"),
+           ("hashmap", "hashmaps", "hashtable"), ("websocket", "websockets"), ("sqlite", "sqlite3"))
+_ALIAS_OF = {name: group for group in ALIASES for name in group}
+
+
+def _bank_names(concept: SearchConcept, index: SearchIndex) -> bool:
+    """Does the bank name this technology after all, where the body's document frequency does not look: in a
+    document's title, purpose or keys (a page titled "Kubernetes rollout" whose body says "the cluster"),
+    or under another of its spellings (`ALIASES`: postgres is PostgreSQL, sqlite is sqlite3)?
+
+    Why: a technology the bank names is an ordinary topical word (module doc); reading only the body's
+    counts silenced "how does the dashboard use React state?" in a bank whose frontend page's purpose says
+    "a React 18 app", and "how big is the Postgres pool?" in one that writes PostgreSQL. Not any version
+    glued on (python3): one `python3 script.py` line in a Dart project's bank would make every Python
+    question about it."""
+    assert index.lexicon is not None
+    if _meta_holds(index, None, concept):
+        return True
+    typed = concept.text.lower()
+    for spelling in _ALIAS_OF.get(typed, ()):
+        terms = index.lexicon.search_terms(spelling)
+        if terms and (_body_holds(index, terms) or _meta_holds(index, terms)):
+            return True
+    return False
+
+
+def _body_holds(index: SearchIndex, terms: set[str]) -> bool:
+    """Does one live document's body hold every one of `terms` ("node.js" is `nod` and `js`, said together)?"""
+    together: set[int] | None = None
+    for term in terms:
+        entry = index.postings.get(term)
+        ids = {ident for ident in entry[0] if index.paths[ident] is not None} if entry else set()
+        together = ids if together is None else together & ids
+        if not together:
+            return False
+    return bool(together)
+
+
+def _meta_holds(index: SearchIndex, terms: set[str] | None, concept: SearchConcept | None = None) -> bool:
+    """Does a live document's title, purpose or keys hold every one of `terms` (or, given, the concept)?"""
+    for sid, path in enumerate(index.paths):
+        if path is None:
+            continue
+        title, purpose = index.meta[sid]
+        held_terms = set(title) | set(purpose) | set(index.keys[sid])
+        if (concept is not None and named(concept, held_terms)) or (terms and terms <= held_terms):
+            return True
+    return False
 
 
 # Words asking what the project supports or runs on: "does it run on Linux?", "поддерживается ли Kotlin?",
@@ -380,6 +475,18 @@ def _comparing(concept: SearchConcept) -> bool:
     text = concept.text.lower()
     return text in COMPARING or text in ("between", "между", "отличается") \
         or any(text.startswith(stem) for stem in COMPARING_STEMS)
+
+
+def _own_things(evidence: Evidence, index: SearchIndex) -> bool:
+    """Does the comparison compare the bank's own things: is every compared word (the frame, request and
+    everyday words aside) named in the title, purpose or keys of some page? Then the ordinary bar applies.
+
+    Why: a comparison must find one page holding every compared word, which a bank documenting each thing
+    on its own page never has: "how does the Tezos handler differ from the EVM handler?" was silenced in a
+    bank with a page titled for each. General knowledge ("deep vs shallow copy") names no bank page."""
+    words = [concept for concept in evidence.concepts
+             if not (_generic(index, concept) or _comparing(concept) or _everyday(index, concept))]
+    return bool(words) and all(_meta_holds(index, None, concept) for concept in words)
 
 
 def asks_scope(text: str) -> bool:
@@ -478,7 +585,7 @@ def _intoned(clause: str) -> bool:
             and not any(w.endswith("шь") or w in RU_ASKING_FOR for w in words))
 
 
-_CLAUSE_ENDS = str.maketrans(dict.fromkeys(";:.!?\n", ","))
+_CLAUSE_ENDS = str.maketrans(dict.fromkeys(";:.!?\n—–", ","))  # a dash opens a clause: "Testing — how…?"
 _PUNCTUATION = ".,;:!?\"'()[]{}«»“”‘’…`"
 _CJK_CODE = tuple(w for w in CODE_NOUNS if has_cjk(w))
 _CJK_TECH = tuple(w for w in TECH if has_cjk(w))
@@ -541,13 +648,18 @@ def prime(bank: Bank, prompt: str) -> dict:
     asking = asks(folded) and not reports(folded)
     if not asks_scope(folded) and foreign(folded, evidence, index):
         return dict(NOTHING)
+    # s8-literal: a flag, identifier or error string the bank never holds (a short prompt: a paste is not asked)
+    literals = question_literals(text) if len(text.split()) <= LITERAL_WORDS else ()
+    if literals and not bank_holds(index, bank.docs, literals):
+        return dict(NOTHING)
     compared = compares(folded)
+    own = compared and _own_things(evidence, index)
     documents = []
     for result in results:
         sid = index.ids.get(result["path"])
         if sid is None or plain(result["path"]) != result["path"]:
             continue  # a file name holding a newline or ESC would break the injection's lines: not pointed at
-        if not held(evidence, index, sid, chat, pointed, asking, compared)[0]:
+        if not held(evidence, index, sid, chat, pointed, asking, compared, own)[0]:
             continue
         item = {"path": result["path"], "title": result["title"], "section": result.get("section"),
                 "why": _short(result["why"])}
@@ -588,9 +700,11 @@ def overview(bank: Bank) -> str:
     if not layers and not inbox:
         return ""
     held_by = ", ".join(f"{layer} {count}" for layer, count in sorted(layers.items(), key=lambda kv: (-kv[1], kv[0])))
-    parts = [f"memorybank: this project has a bank ({sum(layers.values())} documents: {held_by})."]
+    # a bank holding only inbox notes has no layer to list: "(0 documents: )" read as a broken line
+    held = f"{sum(layers.values())} documents: {held_by}" if layers else "no documents yet"
+    parts = [f"memorybank: this project has a bank ({held})."]
     if inbox:
-        parts.append(f"{inbox} inbox note{'s' if inbox != 1 else ''} await review.")
+        parts.append(f"{inbox} inbox note{'s await' if inbox != 1 else ' awaits'} review.")
     stale = _stale_rules(bank)
     if stale:
         parts.append(f"{stale} rule{'s' if stale != 1 else ''} withheld as stale (drifted or missing anchor).")

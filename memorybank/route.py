@@ -55,6 +55,7 @@ from .frozen import Value, assign
 from .lang import Concept, Lexicon, about_bank, why_intent
 from .lang.everyday import everyday_df
 from .layout import declares_metadata, overview_damped, role_scores, with_role
+from .literal import literal_holders, question_literals
 from .passage import with_passages
 from .query import check_filters, check_query, empty_hint
 from .records import Doc
@@ -526,6 +527,7 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
     index = RouteIndex.of(bank)
     assert index.lexicon is not None
     concepts = index.lexicon.concepts(question)
+    literals = question_literals(question)
     if not concepts:  # issue 14 (kanji-fold): a title of stopwords is still asked for by name (stoptitles.py)
         return _named_only(bank, index, question, asked, doc_kind, layer, status), None, None
     intent = why_intent(question)
@@ -676,6 +678,14 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
                 continue
             raw = exact(ident)
             rows[path] = round(raw * factor(ident), 4)
+        # -- s8-literal: a document holding a literal the question names whole joins the rows (literal.py) --
+        holding = literal_holders(body_index, docs, literals) if literals else {}
+        for path in holding:
+            ident, doc = index.ids.get(path), docs.get(path)
+            if path not in rows and ident is not None and doc is not None and not (filtered and not (
+                    (doc_kind is None or doc.doc_kind == doc_kind) and (layer is None or doc.layer == layer)
+                    and (status is None or doc.status == status))):
+                rows[path] = round(exact(ident) * factor(ident), 4)
         # -- issue 14 (route-roles): a Cline-layout core file's role scores as low-weight metadata (layout.py) --
         roles = role_scores(bank, concepts, body_index, intent, question)
         for path, (extra, _) in roles.items():
@@ -731,9 +741,9 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
         passing.update(row[2] for row in scored if row[5] < floor and not row[6] and (sid := body_ids.get(row[2]))
                        is not None and evidence.named_share(body_index, sid) < PASSING)
         if len(draws) == 1:
-            fused = _ordered(scored, docs, named, passing)[:asked]
+            fused = _literal_first(_ordered(scored, docs, named, passing), holding)[:asked]
         else:  # each row joins the first draw holding it (a role: every draw), and each draw's order places its share
-            drawn = dict.fromkeys(roles, DRAWS[0])
+            drawn = dict.fromkeys(roles, DRAWS[0]) | dict.fromkeys(holding, DRAWS[0])  # a literal's holders: every draw
             for number, (_, _, path) in enumerate(top):
                 drawn.setdefault(path, _draw(number, 1))
             for number, sid in enumerate(strongest):
@@ -742,7 +752,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
                     drawn[path] = min(drawn.get(path, MAX_LIMIT), _draw(number, 3))
             fused, placed = [], set()
             for size in draws:
-                for row in _ordered([row for row in scored if drawn[row[2]] <= size], docs, named, passing):
+                for row in _literal_first(_ordered([row for row in scored if drawn[row[2]] <= size], docs, named,
+                                                   passing), holding):
                     if len(fused) >= size:
                         break
                     if row[2] not in placed:
@@ -843,6 +854,15 @@ def _fused_order(scored: list[tuple[bool, float, str, float, float, float, bool]
         keyed.append((row[0], -(vote + given), number, row))
     keyed.sort()  # `number` is unique: rows themselves are never compared
     return [item[3] for item in keyed]
+
+
+def _literal_first(ordered: list[tuple[bool, float, str, float, float, float, bool]], held: dict[str, float]
+                   ) -> list[tuple[bool, float, str, float, float, float, bool]]:
+    """s8-literal: rows holding a literal the question names whole (`literal.literal_holders`) before the rest,
+    the rarer or more literals first, route's order kept among equals; documents ranked later stay later."""
+    if not held:
+        return ordered
+    return sorted(ordered, key=lambda row: (row[0], -held.get(row[2], 0.0)))  # stable: route's order breaks ties
 
 
 def _draw(position: int, per_size: int) -> int:

@@ -159,7 +159,7 @@ def test_session_start_prints_a_short_overview(project):
                         "hook_event_name": "SessionStart", "source": "startup"})
     text = hook("session-start", event, project, real=True).stdout.decode()
     assert text.startswith("memorybank: this project has a bank (6 documents: knowledge 4, ")
-    assert "1 inbox note await" in text and "bank_route" in text and "bank_read" in text
+    assert "1 inbox note awaits review." in text and "bank_route" in text and "bank_read" in text
     assert estimate_tokens(text) <= 120
 
 
