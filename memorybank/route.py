@@ -56,6 +56,7 @@ from .lang import Concept, Lexicon, about_bank, why_intent
 from .lang.everyday import everyday_df
 from .layout import declares_metadata, overview_damped, role_scores, with_role
 from .literal import literal_holders, question_literals
+from .passage import with_passages
 from .query import check_filters, check_query, empty_hint
 from .records import Doc
 from .routefit import fit_answer, shown_words
@@ -733,6 +734,8 @@ def routed(bank: Bank, question: str, limit: int = DEFAULT_LIMIT, doc_kind: str 
         if types:  # every row weighed (no cut): the fused ranks read all of them
             scored, numbers = with_number_lines(scored, len(scored), body_index, evidence, docs,
                                                 lambda path: factor(index.ids[path]), types)
+        elif not named and not any(row[6] for row in scored):  # session 8: the question's words together (passage.py)
+            scored, numbers = with_passages(scored, body_index, evidence, docs, lambda path: factor(index.ids[path]))
         # the prose floor's candidates (`_fused_order`): a draw's strongest prose is at most all rows' strongest
         floor = PROSE_FLOOR * max((row[5] for row in scored), default=0.0)
         passing.update(row[2] for row in scored if row[5] < floor and not row[6] and (sid := body_ids.get(row[2]))

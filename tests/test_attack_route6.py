@@ -11,6 +11,7 @@ import json
 import pytest
 from conftest import cli_in_process, doc, run_cli, write_bank
 
+from memorybank import passage
 from memorybank.answertype import asks_quantity
 
 CACHE_BANK = {
@@ -92,12 +93,14 @@ IDENTIFIED = {  # a Cline-layout bank whose pages name identifiers (ADR-003, e2e
 }
 
 
-def test_digits_inside_identifiers_state_no_quantity(tmp_path):
+def test_digits_inside_identifiers_state_no_quantity(tmp_path, monkeypatch):
     """"When does the e2ee backend load" asks for a time; `ADR-003`, `FT-001` and `e2ee` hold
     digits but state none. Before: any digit made a number line, so the identifier line gained 5 × its weight
     and `why` quoted it as the answer. A number stands on its own (`2 s`, `64 MB`, `2026-08-02`, `v2`, CJK's
     `占用64MB`)."""
     root = str(write_bank(tmp_path / "bank", IDENTIFIED))
+    # the control isolates the number line: its words stand together on one line (passage.py would reward it)
+    monkeypatch.setattr(passage, "LEAST_CONCEPTS", 99)
     asked = {row["path"]: row for row in _answer(root, "when does the e2ee backend load", first=True)}
     subject = {row["path"]: row for row in _answer(root, "does the e2ee backend load")}
     assert asked["systemPatterns.md"]["score"] == subject["systemPatterns.md"]["score"], (asked, subject)

@@ -18,6 +18,7 @@ import pytest
 from banks import route_results
 from conftest import write_bank
 
+from memorybank import passage
 from memorybank.answertype import asks_quantity
 
 CORE = {
@@ -55,7 +56,14 @@ def bank(tmp_path_factory) -> Path:
     return write_bank(tmp_path_factory.mktemp("plain3") / "memory-bank", CORE)
 
 
-def test_a_quantity_question_reaches_the_file_stating_the_number_in_every_language(bank):
+@pytest.fixture
+def no_passage(monkeypatch):
+    """The controls isolate the number line: their words stand together on the tech context's line too, which
+    the passage rule (`memorybank/passage.py`, tested in test_route_passage.py) would reward without a number."""
+    monkeypatch.setattr(passage, "LEAST_CONCEPTS", 99)
+
+
+def test_a_quantity_question_reaches_the_file_stating_the_number_in_every_language(bank, no_passage):
     for number, (asked, control) in enumerate(PAIRS):
         rows = _route(bank, asked, first=number == 0)
         assert rows[0]["path"] == "techContext.md" and rows[0]["score"] > rows[1]["score"], (asked, rows)
@@ -65,7 +73,7 @@ def test_a_quantity_question_reaches_the_file_stating_the_number_in_every_langua
         assert plain[0]["path"] == "systemPatterns.md", (control, plain)
 
 
-def test_list_markers_and_heading_digits_state_no_quantity(bank):
+def test_list_markers_and_heading_digits_state_no_quantity(bank, no_passage):
     asked, control = PAIRS[0]  # the same concepts: only the answer type differs
     quantity = {row["path"]: row for row in _route(bank, asked)}
     subject = {row["path"]: row for row in _route(bank, control)}
