@@ -56,7 +56,7 @@ def test_literals_are_read_whole_from_the_question():
     assert question_literals("which call takes the screenshot, CGDisplayCreateImage?") == (("cgdisplaycreateimage",),)
     assert question_literals("Что делает флаг --env-vars-file при деплое?") == (("--env-vars-file",),)
     assert question_literals("why does \"RuntimeError: unreachable\" happen?") == (("runtimeerror: unreachable",),)
-    assert question_literals("v0.3.0 计划包含哪些功能？") == (("0.3.0",),)
+    assert question_literals("v0.3.0 计划包含哪些功能？") == (("0.3.0", "0.3"),)  # one release (attack8b)
     # words, capitalised words, acronyms, plural acronyms, hyphenated words and bare numbers are not literals
     assert question_literals("Is the HTTP built-in for PDFs on DRM-free hosts in 2025?") == ()
     assert question_literals("how many k8s replicas, and is i18n done?") == ()  # abbreviations written as words
