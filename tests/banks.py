@@ -44,6 +44,13 @@ def route_paths(bank: Path, question: str, real: bool = False) -> list[str]:
     return [row["path"] for row in route_results(bank, question, real=real)]
 
 
+def primed_paths(bank: Path, prompt: str) -> list[str]:
+    """The documents `--prime PROMPT --json` injects (the CLI in this process)."""
+    out = cli_in_process("--root", str(bank), "--prime", prompt, "--json")
+    assert out.returncode == 0, out.stderr
+    return [item["path"] for item in json.loads(out.stdout)["documents"]]
+
+
 START = "# Bank\n\nStart here.\n"  # a bank's README.md
 
 

@@ -444,3 +444,9 @@ def scratch_server(_scratch_server):
 
     session.load = load
     return session
+
+
+@pytest.fixture
+def cache_off(monkeypatch):
+    """The parse cache off for one test (`pytestmark = pytest.mark.usefixtures("cache_off")` for a module)."""
+    monkeypatch.setenv("MEMORYBANK_CACHE", "off")

@@ -11,7 +11,8 @@ import json
 import subprocess
 
 import pytest
-from conftest import cli_in_process, doc, hook_env, hook_path, prompt_payload, write_bank
+from banks import primed_paths
+from conftest import doc, hook_env, hook_path, prompt_payload, write_bank
 
 SHOP = {
     "architecture/storage.md": doc(
@@ -29,15 +30,7 @@ SHOP = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _no_cache(monkeypatch):
-    monkeypatch.setenv("MEMORYBANK_CACHE", "off")
-
-
-def _primed(root, prompt: str) -> list[str]:
-    done = cli_in_process("--root", str(root), "--prime", prompt, "--json")
-    assert done.returncode == 0, done.stderr
-    return [item["path"] for item in json.loads(done.stdout)["documents"]]
+pytestmark = pytest.mark.usefixtures("cache_off")
 
 
 def test_a_technology_the_bank_names_only_in_metadata_or_another_spelling_is_not_foreign(tmp_path):
@@ -59,11 +52,11 @@ def test_a_technology_the_bank_names_only_in_metadata_or_another_spelling_is_not
         "how is the sqlite file refreshed?": "ops/rates.md",
     }
     for prompt, path in expected.items():
-        assert path in _primed(root, prompt), prompt
+        assert path in primed_paths(root, prompt), prompt
     # a technology the bank never names is still foreign, in any of its spellings
     for prompt in ("how do I write an aggregation in MongoDB?", "how do k8s pods restart after a crash?",
                    "how is a Redis connection pool sized?", "how do I read a file in nodejs?"):
-        assert _primed(root, prompt) == [], prompt
+        assert primed_paths(root, prompt) == [], prompt
 
 
 CHAINS = {
@@ -87,10 +80,10 @@ def test_a_comparison_of_two_things_each_on_its_own_page_points_at_them(tmp_path
     assert done.returncode == 0 and b"chains/tezos.md" in done.stdout and b"chains/evm.md" in done.stdout, done
     for prompt in ("what's the difference between the Tezos handler and the EVM handler?",
                    "чем обработчик Tezos отличается от обработчика EVM?"):
-        assert {"chains/tezos.md", "chains/evm.md"} <= set(_primed(root, prompt)), prompt
+        assert {"chains/tezos.md", "chains/evm.md"} <= set(primed_paths(root, prompt)), prompt
     # general knowledge stays silent: "deep" and "shallow" name no page, though one page is about copying
-    assert _primed(root, "what's the difference between a deep and a shallow copy?") == []
-    assert _primed(root, "Tezos vs Ethereum: which is faster?") == []
+    assert primed_paths(root, "what's the difference between a deep and a shallow copy?") == []
+    assert primed_paths(root, "Tezos vs Ethereum: which is faster?") == []
 
 
 DEV = {
@@ -112,9 +105,9 @@ def test_a_workflow_word_in_another_form_still_names_the_workflow(tmp_path):
     assert done.returncode == 0 and b"dev/testing.md" in done.stdout, done
     for prompt in ("Testing: where do unit tests live?", "where do unit tests live?",
                    "Testing: how is the suite organised?"):
-        assert _primed(root, prompt) == ["dev/testing.md"], prompt
+        assert primed_paths(root, prompt) == ["dev/testing.md"], prompt
     # a request to do the work stays a request
-    assert _primed(root, "testing again, rerun it") == []
+    assert primed_paths(root, "testing again, rerun it") == []
 
 
 OPERATOR = {
@@ -134,9 +127,9 @@ def test_a_word_only_a_pages_metadata_holds_is_evidence_for_that_page(tmp_path):
     done = subprocess.run([hook_path(), "prime"], input=payload, capture_output=True, env=hook_env(), cwd=tmp_path,
                           timeout=60)
     assert done.returncode == 0 and b"ops/operator.md" in done.stdout, done
-    assert _primed(root, "как оператор кубернетес обновляет поды?") == ["ops/operator.md"]
+    assert primed_paths(root, "как оператор кубернетес обновляет поды?") == ["ops/operator.md"]
     # a word no page holds anywhere is still missing: a prompt mostly about other things stays silent
-    assert _primed(root, "как в Kubernetes настроить сетевые политики и квоты?") == []
+    assert primed_paths(root, "как в Kubernetes настроить сетевые политики и квоты?") == []
 
 
 def test_session_start_on_a_bank_holding_only_inbox_notes_reads_as_a_sentence(tmp_path):
@@ -167,8 +160,8 @@ def test_the_spring_release_is_a_season_not_the_java_framework(tmp_path):
     done = subprocess.run([hook_path(), "prime"], input=payload, capture_output=True, env=hook_env(), cwd=tmp_path,
                           timeout=60)
     assert done.returncode == 0 and b"product/roadmap.md" in done.stdout, done
-    assert _primed(root, "how do I configure Spring Boot for the next release?") == []
-    assert _primed(root, "does Spring Security need a filter for the payout report?") == []
+    assert primed_paths(root, "how do I configure Spring Boot for the next release?") == []
+    assert primed_paths(root, "does Spring Security need a filter for the payout report?") == []
 
 
 JOBS = {
@@ -189,11 +182,11 @@ def test_a_word_of_the_projects_own_design_is_not_a_foreign_technology(tmp_path)
     done = subprocess.run([hook_path(), "prime"], input=payload, capture_output=True, env=hook_env(), cwd=tmp_path,
                           timeout=60)
     assert done.returncode == 0 and b"engineering/scheduler.md" in done.stdout, done
-    assert _primed(root, "who approves an account closure?") == ["domain/accounts.md"]
-    assert "engineering/scheduler.md" in _primed(root, "is the export lock a mutex or a semaphore?")
+    assert primed_paths(root, "who approves an account closure?") == ["domain/accounts.md"]
+    assert "engineering/scheduler.md" in primed_paths(root, "is the export lock a mutex or a semaphore?")
     # the textbook concept with its language is still about the language
-    assert _primed(root, "what is a closure in JavaScript?") == []
-    assert _primed(root, "how do I avoid a deadlock with Go channels?") == []
+    assert primed_paths(root, "what is a closure in JavaScript?") == []
+    assert primed_paths(root, "how do I avoid a deadlock with Go channels?") == []
 
 
 def test_a_question_after_a_dash_is_a_question(tmp_path):
@@ -209,4 +202,4 @@ def test_a_question_after_a_dash_is_a_question(tmp_path):
     assert done.returncode == 0 and b"dev/testing.md" in done.stdout, done
     assert asks("кэш — сбрасывается при выходе?") and asks("unit tests – where do they live?")
     assert not asks("rerun the suite — now")
-    assert _primed(root, "unit tests – where do they live?") == ["dev/testing.md"]
+    assert primed_paths(root, "unit tests – where do they live?") == ["dev/testing.md"]

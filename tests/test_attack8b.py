@@ -6,10 +6,9 @@ Small banks written here; `--route --json` / `--prime --json` run in process as 
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from conftest import cli_in_process, doc, write_bank
+from banks import primed_paths, route_paths
+from conftest import doc, write_bank
 
 CHANGELOG = doc("Changelog", "Every change to the project, release by release.",
                 body="## 1.0\n\n- touched README.md, package.json, --dry-run, 10%, src/api/client.ts\n")
@@ -26,15 +25,7 @@ KEYED = {
 }
 
 
-@pytest.fixture(autouse=True)
-def _no_cache(monkeypatch):
-    monkeypatch.setenv("MEMORYBANK_CACHE", "off")
-
-
-def _routed(root, question: str) -> list[str]:
-    done = cli_in_process("--root", str(root), "--route", question, "--json")
-    assert done.returncode == 0, done.stderr
-    return [item["path"] for item in json.loads(done.stdout)["results"]]
+pytestmark = pytest.mark.usefixtures("cache_off")
 
 
 def test_a_canonical_key_said_whole_keeps_its_owner_first_over_a_literal_met_in_passing(tmp_path):
@@ -48,9 +39,9 @@ def test_a_canonical_key_said_whole_keeps_its_owner_first_over_a_literal_met_in_
         "is the rollback 10% at a time?": "ops/deploy.md",
     }
     for question, path in expected.items():
-        assert _routed(root, question)[:1] == [path], question
+        assert route_paths(root, question)[:1] == [path], question
     # a literal with no key said whole still brings its holder first (the rule itself is kept)
-    assert _routed(root, "where is src/api/client.ts mentioned?")[:1] == ["log/changelog.md"]
+    assert route_paths(root, "where is src/api/client.ts mentioned?")[:1] == ["log/changelog.md"]
 
 
 ORDERS = {
@@ -63,12 +54,6 @@ ORDERS = {
 }
 
 
-def _primed(root, prompt: str) -> list[str]:
-    done = cli_in_process("--root", str(root), "--prime", prompt, "--json")
-    assert done.returncode == 0, done.stderr
-    return [item["path"] for item in json.loads(done.stdout)["documents"]]
-
-
 def test_a_literal_written_another_way_than_the_bank_writes_it_does_not_silence_prime(tmp_path):
     """Before: a short prompt whose literal no body held as typed injected nothing, and the bank's own
     helper written as a call (`fetch_orders()`), in the other case convention (`fetchOrders`, `maxRetries`
@@ -79,10 +64,10 @@ def test_a_literal_written_another_way_than_the_bank_writes_it_does_not_silence_
                    "how does fetchOrders page the orders?", "how many retries does maxRetries allow for orders?",
                    "how do I run ./scripts/deploy.sh for orders?", "how do I run scripts/deploy.sh/ for orders?",
                    "how do I pass --env=prod to deploy orders?", "where is the orders api in ./src/api/?"):
-        assert _primed(root, prompt) == ["dev/orders.md"], prompt
+        assert primed_paths(root, prompt) == ["dev/orders.md"], prompt
     # a name the bank never holds, in any spelling, still silences a short prompt
     for prompt in ("how does fetchInvoices page the orders?", "how does the parse_widget() helper page orders?"):
-        assert _primed(root, prompt) == [], prompt
+        assert primed_paths(root, prompt) == [], prompt
 
 
 RU_PAGES = {
@@ -107,7 +92,7 @@ def test_a_russian_verb_reaches_the_page_its_noun_does(tmp_path):
         "кто переводит строки интерфейса?": "i18n.md",
     }
     for question, path in expected.items():
-        assert _routed(root, question)[:1] == [path], question
+        assert route_paths(root, question)[:1] == [path], question
 
 
 FILES = {
@@ -124,9 +109,9 @@ def test_a_common_file_named_in_passing_does_not_outrank_the_page_its_stem_title
     touched file took first place from "README conventions" and "Package manifest", the pages the
     question is about. A file name's stem in a title holds it too; a path is still found in bodies only."""
     root = write_bank(tmp_path / "memory_bank", FILES)
-    assert _routed(root, "what must README.md contain?")[:1] == ["dev/readme-rules.md"]
-    assert _routed(root, "how are dependencies declared in package.json?")[:1] == ["dev/packages.md"]
-    assert _routed(root, "where is src/api/client.ts mentioned?")[:1] == ["log/changelog.md"]
+    assert route_paths(root, "what must README.md contain?")[:1] == ["dev/readme-rules.md"]
+    assert route_paths(root, "how are dependencies declared in package.json?")[:1] == ["dev/packages.md"]
+    assert route_paths(root, "where is src/api/client.ts mentioned?")[:1] == ["log/changelog.md"]
 
 
 def test_a_short_prompt_naming_a_file_a_page_titles_is_not_silenced(tmp_path):
@@ -134,9 +119,9 @@ def test_a_short_prompt_naming_a_file_a_page_titles_is_not_silenced(tmp_path):
     contain?" injected nothing on a bank whose page is "README conventions"; a file no page titles or
     names (`Cargo.toml`) still silences."""
     root = write_bank(tmp_path / "memory_bank", {path: text for path, text in FILES.items() if "log/" not in path})
-    assert _primed(root, "what must README.md contain?") == ["dev/readme-rules.md"]
-    assert _primed(root, "how are dependencies declared in package.json?") == ["dev/packages.md"]
-    assert _primed(root, "what does Cargo.toml pin?") == []
+    assert primed_paths(root, "what must README.md contain?") == ["dev/readme-rules.md"]
+    assert primed_paths(root, "how are dependencies declared in package.json?") == ["dev/packages.md"]
+    assert primed_paths(root, "what does Cargo.toml pin?") == []
 
 
 def test_a_version_without_its_last_zero_is_the_same_release(tmp_path):
@@ -144,5 +129,5 @@ def test_a_version_without_its_last_zero_is_the_same_release(tmp_path):
     and prime injected nothing; a release the bank never names (v0.4) still silences."""
     root = write_bank(tmp_path / "memory_bank", {**ORDERS, "dev/releases.md": doc(
         "Releases", "What each release shipped.", body="## History\n\nOrder paging was released in v0.3.0.\n")})
-    assert "dev/releases.md" in _primed(root, "which orders change came in v0.3?")
-    assert _primed(root, "which orders change came in v0.4?") == []
+    assert "dev/releases.md" in primed_paths(root, "which orders change came in v0.3?")
+    assert primed_paths(root, "which orders change came in v0.4?") == []

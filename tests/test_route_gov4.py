@@ -61,9 +61,7 @@ def _rows(done) -> list[dict]:
     return json.loads(done.stdout)["results"]
 
 
-@pytest.fixture(autouse=True)
-def _no_cache(monkeypatch):
-    monkeypatch.setenv("MEMORYBANK_CACHE", "off")
+pytestmark = pytest.mark.usefixtures("cache_off")
 
 
 def test_prose_saying_the_question_beats_a_purpose_saying_one_common_word(tmp_path):

@@ -35,9 +35,7 @@ JOBS = {
 QUESTION = "why do the nightly exports stall when two reports are scheduled for the same minute?"
 
 
-@pytest.fixture(autouse=True)
-def _cache_off(monkeypatch):
-    monkeypatch.setenv("MEMORYBANK_CACHE", "off")
+pytestmark = pytest.mark.usefixtures("cache_off")
 
 
 def test_prose_saying_the_question_beats_a_purpose_naming_one_of_its_words(tmp_path):
