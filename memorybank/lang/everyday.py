@@ -66,7 +66,7 @@ early late quick quickly slow slowly certain usual usually special general commo
 enough various entire nice great fine again already always never sometimes often still yet soon later
 earlier ever really actually just even almost quite rather maybe perhaps probably together away around
 inside outside else instead besides also anyway however otherwise exactly especially finally recently
-currently once twice may might
+currently eventually ultimately once twice may might
 """.split()
 
 RU = """
@@ -88,7 +88,7 @@ RU = """
 планируется планируем держать держит ждать ждет ставить ставит положить помогать помогает помочь
 пытаться пытается искать нести идти идет пойти прийти приходит уйти нравится любить случиться случается
 происходит бывает казаться кажется считать считается остаться оставить понять понимать инструмент
-инструменты инструмента
+инструменты инструмента последовательно впоследствии
 """.split()
 
 ZH = """

@@ -24,6 +24,7 @@ import functools
 import hashlib
 import marshal
 import os
+import re
 from collections import Counter
 from itertools import chain
 from typing import NamedTuple
@@ -46,6 +47,17 @@ _ASCII_SEPARATORS = str.maketrans({chr(i): " " for i in range(128) if chr(i) not
 # a text holding a version number keeps its dots, so `0.1.0` stays one token (`tokens.version`)
 _ASCII_SEPARATORS_DOTTED = str.maketrans({chr(i): " " for i in range(128) if chr(i) not in _WORD_ASCII | {"."}})
 _DOTTED = compiled(r"\d\.\d")
+_PHRASE_ROWS = russian.phrase_rows()
+_PHRASES = compiled("|".join(f"({pattern})" for pattern, _ in _PHRASE_ROWS), re.IGNORECASE)
+_PHRASE_TARGETS = tuple(target for _, target in _PHRASE_ROWS)
+
+
+def read_phrases(text: str) -> str:
+    """A question with each Russian phrase of `russian.PHRASES` read as its one word (`по очереди` →
+    `последовательно`), so the phrase's concept is found and its words apart are not."""
+    if text.isascii():
+        return text
+    return _PHRASES.sub(lambda m: _PHRASE_TARGETS[m.lastindex - 1], text.replace("ё", "е").replace("Ё", "Е"))
 
 
 class Concept(Value):
@@ -621,7 +633,7 @@ class Lexicon:
             return list(kept)
         out: list[Concept] = []
         seen: set[str] = set()
-        for token in WORD.findall(normalize(question)):
+        for token in WORD.findall(read_phrases(normalize(question))):
             triples = self.route_terms(token)
             parts, whole = 1, None
             pieces = split_scripts(token)
@@ -739,7 +751,7 @@ class Lexicon:
                 seen.add(key)
                 out.append(concept)
 
-        for is_cjk, piece in scan(query):
+        for is_cjk, piece in scan(read_phrases(query)):
             if not is_cjk:
                 low = piece.lower().replace("ё", "е")
                 if is_compound(piece):

@@ -40,3 +40,34 @@ def cut_ending(word: str) -> str:
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             return word[: -len(ending)]
     return word
+
+
+# Phrases whose meaning no single word carries (s8-ruphrase): `по очереди` is "sequentially", yet its
+# word `очереди` alone is a queue; `в итоге` is "in the end", yet `итог` alone is a total. A question's
+# phrase is read as the word after `=` (a word of the dictionary row of its concept, so it reaches
+# the English, Chinese and Japanese words of that row), and its words apart no longer count, unless the
+# reading keeps one that English says too (`по одному` is also "one at a time"). Each item
+# is words separated by spaces; a word ending in `*` is a stem (any ending), any other word is exact.
+# Only general developer speech: a phrase belongs if any project's developer would say it.
+PHRASES = """
+по очеред*, друг за друг* = последовательно
+по одному, один за други* = последовательно по одному
+по одной, одна за друг*, одно за друг* = последовательно по одной
+выход* верси*, выпуск* верси*, выход* релиз*, выход* нов* верси* = релиз
+на лету = динамически
+в фон*, в фонов* режим*, на фон* = фоновый
+в итог*, в конце концов = впоследствии
+на данный момент, на текущий момент, в данный момент, пока что, на сегодняшний день = текущий
+"""
+
+
+def phrase_rows() -> tuple[tuple[str, str], ...]:
+    """`(regex, replacement word)` per phrase of `PHRASES`, longest phrase first."""
+    rows = []
+    for line in PHRASES.strip().splitlines():
+        phrases, target = (part.strip() for part in line.split("="))
+        for phrase in phrases.split(","):
+            words = [w[:-1] + r"\w*" if w.endswith("*") else w + r"(?!\w)" for w in phrase.split()]
+            rows.append((len(phrase), r"(?<!\w)" + r"\s+".join(words), target))
+    rows.sort(key=lambda row: -row[0])
+    return tuple((pattern, target) for _, pattern, target in rows)

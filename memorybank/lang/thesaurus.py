@@ -187,4 +187,7 @@ gui, graphical | графическ | 图形界面, 图形用户界面
 blocker | меша, препятств | 阻碍, 障碍
 throttling, throttle | троттл, тротл | 节流
 limit | лимит | 限流
+sequentially | последовательн | 依次, 逐个, 逐一
+dynamic, dynamically | динамическ | 动态
+eventually, ultimately | впоследстви | 最终
 """
