@@ -25,14 +25,18 @@ BANK = {
     "notes/retries.md": "# Retries\n\nA failed upload is retried; eventually it is dropped and reported.\n",
     "notes/releases.md": "# Releases\n\nEach release is tagged and gets a changelog entry.\n",
     "notes/exit.md": "# Exit codes\n\nThe tool exits with code 2 on a usage error.\n",
+    "notes/reload.md": "# Settings reload\n\nLog levels change dynamically, without a restart.\n",
+    "notes/timeouts.md": "# Timeouts\n\nThe default timeout is 30 seconds; a flag sets another.\n",
 }
 
 QUESTIONS = {
-    "Миграции применяются по очереди?": "notes/migrations.md",
-    "Миграции идут одна за другой или параллельно?": "notes/migrations.md",
-    "Индексация работает в фоне?": "notes/workers.md",
+    "Что выполняется по очереди?": "notes/migrations.md",
+    "Что идёт одно за другим?": "notes/migrations.md",
+    "Что крутится в фоне?": "notes/workers.md",
     "Что в итоге происходит с упавшей загрузкой?": "notes/retries.md",
     "Что нужно сделать перед выходом версии?": "notes/releases.md",
+    "Что меняется на лету?": "notes/reload.md",
+    "Какой таймаут по умолчанию?": "notes/timeouts.md",
 }
 
 CONTROLS = {  # the phrases' words apart keep their own sense
