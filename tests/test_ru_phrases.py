@@ -86,5 +86,8 @@ def test_a_phrase_is_read_whole_and_only_whole():
     assert read_phrases("ПО ОЧЕРЕДИ") == "последовательно"
     assert read_phrases("очередь задач") == "очередь задач"  # the word alone is a queue
     assert read_phrases("подочередь") == "подочередь"  # inside a word no phrase starts
-    assert read_phrases("по одномерному массиву") == "по одномерному массиву"  # an exact word is whole
+    assert read_phrases("раскидать по очередям") == "раскидать по очередям"  # across queues: an exact word is whole
+    assert read_phrases("в фоновом режиме") == "фоновый"  # a stem takes any ending
+    assert read_phrases("деньги в фонд") == "деньги в фонд"  # a fund is no background
+    assert read_phrases("в итоговом отчёте") == "в итоговом отчёте"  # a total report is no "in the end"
     assert read_phrases("значение по умолчанию") == "значение по умолчанию"  # `умолчани` already is "default"

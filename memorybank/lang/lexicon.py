@@ -57,7 +57,12 @@ def read_phrases(text: str) -> str:
     `последовательно`), so the phrase's concept is found and its words apart are not."""
     if text.isascii():
         return text
-    return _PHRASES.sub(lambda m: _PHRASE_TARGETS[m.lastindex - 1], text.replace("ё", "е").replace("Ё", "Е"))
+    folded = text.replace("ё", "е").replace("Ё", "Е")  # the same length: a match's offsets are the text's
+    out, at = [], 0
+    for match in _PHRASES.finditer(folded):
+        out += (text[at:match.start()], _PHRASE_TARGETS[match.lastindex - 1])
+        at = match.end()
+    return "".join(out) + text[at:] if out else text
 
 
 class Concept(Value):

@@ -46,17 +46,18 @@ def cut_ending(word: str) -> str:
 # word `очереди` alone is a queue; `в итоге` is "in the end", yet `итог` alone is a total. A question's
 # phrase is read as the word after `=` (a word of the dictionary row of its concept, so it reaches
 # the English, Chinese and Japanese words of that row), and its words apart no longer count, unless the
-# reading keeps one that English says too (`по одному` is also "one at a time"). Each item
+# reading keeps one that English says too (`один за другим` is also "one after another"). `по одному` is
+# left out: it is "one at a time" and as often "individually" (read each decision on its own, not against
+# the others), and its word apart, one, is what English says. Each item
 # is words separated by spaces; a word ending in `*` is a stem (any ending), any other word is exact.
 # Only general developer speech: a phrase belongs if any project's developer would say it.
 PHRASES = """
-по очеред*, друг за друг* = последовательно
-по одному, один за други* = последовательно по одному
-по одной, одна за друг*, одно за друг* = последовательно по одной
+по очереди, друг за друг* = последовательно
+один за други*, одна за друг*, одно за друг* = последовательно один
 выход* верси*, выпуск* верси*, выход* релиз*, выход* нов* верси* = релиз
 на лету = динамически
-в фон*, в фонов* режим*, на фон* = фоновый
-в итог*, в конце концов = впоследствии
+в фоне, в фонов* режим* = фоновый
+в итоге, в конце концов = впоследствии
 на данный момент, на текущий момент, в данный момент, пока что, на сегодняшний день = текущий
 """
 
