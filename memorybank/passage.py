@@ -30,9 +30,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .evidence import Evidence, kept_body, line_needles, section_at, short_excerpt
+from .evidence import Evidence, kept_body, line_needles, quote, section_at
 from .records import Doc
-from .search import SearchIndex, _excerpt, _placed
+from .search import SearchIndex, _placed
 
 WEIGHT_PASSAGE = 1.0  # a line holding every concept of the question, typed (prose saying all of it: 5)
 LEAST_CONCEPTS = 3  # distinct question concepts a line must hold
@@ -69,7 +69,9 @@ def passage(index: SearchIndex, evidence: Evidence, doc: Doc,
     if best is None:
         return None
     at = doc.body_line + best[1]
-    excerpt = short_excerpt(_excerpt(text[best[1]], evidence.concepts))
+    # quoted as every best line is: cut around the evidence to `why`'s room (a long line cut to 240
+    # characters 60 before its first concept, then to 32, quoted only the words before the evidence)
+    excerpt = quote(text[best[1]], evidence.concepts)
     return best[0] / (10 * evidence.total), (at, excerpt, section_at(doc, at))
 
 
