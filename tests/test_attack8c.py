@@ -29,3 +29,23 @@ def test_a_long_passage_line_is_quoted_where_its_evidence_is(tmp_path):
     assert rows[0]["path"] == "ops/gateways.md"
     quoted = rows[0]["why"]
     assert any(word in quoted for word in ("gateway", "fallback", "mirror")), quoted
+
+
+def test_a_line_opening_with_a_hash_that_is_no_heading_still_states_the_fact(tmp_path, monkeypatch):
+    """Before: any line whose first visible character was `#` was taken for a heading and never counted, so an
+    issue reference opening a log line ("#12 the snapshot upload …") or an indented code line gave its page no
+    passage share, while markdown (and the bank's own heading scan, `headings.py`) reads a heading only as up
+    to three spaces, one to six `#` and a space or the line's end. Now only such a line is skipped."""
+    from memorybank import passage
+
+    line = "the snapshot upload waits when the mirror is unavailable"
+    bodies = {"hash": f"#12 {line}\n", "indented": f"    # {line}\n", "heading": f"## {line}\n"}
+    question = "what happens to the snapshot upload when the mirror is unavailable?"
+    found = {}
+    for name, body in bodies.items():
+        root = write_bank(tmp_path / name / "memory_bank", {"ops/log.md": doc("Log", "Work notes.", body=body)})
+        rows = route_results(root, question)
+        monkeypatch.setattr(passage, "LEAST_CONCEPTS", 99)  # the rule off
+        found[name] = rows[0]["score"] > route_results(root, question)[0]["score"]
+        monkeypatch.undo()
+    assert found == {"hash": True, "indented": True, "heading": False}
