@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 from weakref import WeakKeyDictionary
 
+from .lang.tokens import lower
 from .records import Doc
 from .regexes import compiled
 from .search import SearchIndex
@@ -251,7 +252,7 @@ def _form_holders(index: SearchIndex, docs: dict[str, Doc], lexicon, literal: st
             if doc is None or path in holders:
                 continue
             body = index.body(path, doc)
-            if body and _holds(body.lower(), literal):
+            if body and _holds(lower(body), literal):
                 holders.append(path)
                 if everywhere:
                     break

@@ -1,0 +1,53 @@
+"""Session 8 small fixes (s8-small): each test failed before its fix.
+
+A word written with a capital dotted I ("İstanbul") is the same word as its lowercase spelling, and a
+file name with a well-known other extension (`config.yml`, `config.yaml`) is the same file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import cli_in_process, doc, run_cli, write_bank
+
+OFF = {"MEMORYBANK_CACHE": "off"}
+
+
+def _rows(root: Path, face: str, question: str, real: bool = False) -> list[str]:
+    """The paths a command's JSON answer lists, in its order (of a real process when `real`)."""
+    proc = (run_cli if real else cli_in_process)("--root", str(root), face, question, "--json", env=OFF)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return [row["path"] for row in json.loads(proc.stdout)["results"]]
+
+
+def _prime(root: Path, prompt: str) -> str:
+    proc = cli_in_process("--root", str(root), "--prime", prompt, env=OFF)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout
+
+
+# -- "İ" lowers to a plain "i" on both sides of the index -----------------------------------------------------
+
+CITIES = {
+    "README.md": "# Bank\n\nStart here.\n",
+    "domain/offices.md": doc("Offices", "Where the team works from.", body=(
+        "## Sites\n\nOur main office is in İstanbul, and a smaller one in İzmir sits by the harbour.\n")),
+    "domain/trips.md": doc("Trips", "Travel rules.", body=(
+        "## Flights\n\nBook every flight to izmit through the travel desk.\n")),
+    "domain/billing.md": doc("Billing", "How invoices are sent.", body=(
+        "## Invoices\n\nInvoices go out monthly from the finance team.\n")),
+}
+
+
+def test_a_word_with_a_capital_dotted_i_is_found_by_its_lowercase_spelling_and_back(tmp_path):
+    """Before the fix `str.lower` made "İstanbul" "i" + U+0307 + "stanbul": the page was indexed under a word
+    nobody types, so `istanbul` and `izmir` found nothing (route, search and prime alike), and "İZMİT" typed in
+    capitals missed the page that writes izmit."""
+    root = write_bank(tmp_path / "bank", CITIES)
+    for question in ("istanbul", "izmir", "İstanbul", "İZMİR"):
+        assert _rows(root, "--search", question, real=question == "istanbul")[:1] == ["domain/offices.md"], question
+        assert _rows(root, "--route", question)[:1] == ["domain/offices.md"], question
+    assert "domain/offices.md" in _prime(root, "what is in izmir?")
+    for face in ("--search", "--route"):
+        assert _rows(root, face, "İZMİT")[:1] == ["domain/trips.md"], face  # typed in capitals, the page lowercase
+    assert _rows(root, "--route", "İstanbul ofisi nerede?")[:1] == ["domain/offices.md"]
