@@ -51,3 +51,30 @@ def test_a_word_with_a_capital_dotted_i_is_found_by_its_lowercase_spelling_and_b
     for face in ("--search", "--route"):
         assert _rows(root, face, "İZMİT")[:1] == ["domain/trips.md"], face  # typed in capitals, the page lowercase
     assert _rows(root, "--route", "İstanbul ofisi nerede?")[:1] == ["domain/offices.md"]
+
+
+# -- a file name's extension in its other well-known spelling is the same file --------------------------------
+
+FILES = {
+    "README.md": "# Bank\n\nStart here.\n",
+    "domain/deploy.md": doc("Deploy", "How the service ships.", body=(
+        "## Settings\n\nThe settings live in config.yaml at the repository root; it sets the replica count.\n\n"
+        "## Assets\n\nThe header shows logo.jpg from the assets folder.\n")),
+    "domain/config.md": doc("Configuration", "Configuration review and the logo guidelines.", body=(
+        "## Config\n\nConfiguration values are reviewed each quarter by their owners; the logo follows the "
+        "brand guide.\n")),
+    "domain/billing.md": doc("Billing", "How invoices are sent.", body=(
+        "## Invoices\n\nInvoices go out monthly from the finance team.\n")),
+}
+
+
+def test_a_file_name_with_the_other_spelling_of_its_extension_is_held_by_the_page_naming_it(tmp_path):
+    """Before the fix `config.yml` and `config.yaml` were two literals: prime was silent on "what does
+    config.yml set?" (the bank held no such name) and route put the page about configuration before the one
+    page that names the file; likewise `logo.jpeg` for a page writing logo.jpg."""
+    root = write_bank(tmp_path / "bank", FILES)
+    for question in ("what does config.yml set?", "where is logo.jpeg shown?", "what does CONFIG.YAML set?"):
+        assert _rows(root, "--route", question, real=question.startswith("what does config"))[:1] \
+            == ["domain/deploy.md"], question
+        assert "domain/deploy.md" in _prime(root, question), question
+    assert "memorybank" not in _prime(root, "what does secrets.yml set?")  # a file the bank never names: silent
