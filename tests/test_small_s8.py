@@ -8,28 +8,24 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+from banks import START, primed_paths, route_paths
 from conftest import cli_in_process, doc, run_cli, write_bank
 
-OFF = {"MEMORYBANK_CACHE": "off"}
+pytestmark = pytest.mark.usefixtures("cache_off")
 
 
-def _rows(root: Path, face: str, question: str, real: bool = False) -> list[str]:
-    """The paths a command's JSON answer lists, in its order (of a real process when `real`)."""
-    proc = (run_cli if real else cli_in_process)("--root", str(root), face, question, "--json", env=OFF)
+def _found(root: Path, question: str, real: bool = False) -> list[str]:
+    """The paths `--search QUESTION --json` lists, in its order (of a real process when `real`)."""
+    proc = (run_cli if real else cli_in_process)("--root", str(root), "--search", question, "--json")
     assert proc.returncode == 0, proc.stderr[-2000:]
     return [row["path"] for row in json.loads(proc.stdout)["results"]]
-
-
-def _prime(root: Path, prompt: str) -> str:
-    proc = cli_in_process("--root", str(root), "--prime", prompt, env=OFF)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return proc.stdout
 
 
 # -- "İ" lowers to a plain "i" on both sides of the index -----------------------------------------------------
 
 CITIES = {
-    "README.md": "# Bank\n\nStart here.\n",
+    "README.md": START,
     "domain/offices.md": doc("Offices", "Where the team works from.", body=(
         "## Sites\n\nOur main office is in İstanbul, and a smaller one in İzmir sits by the harbour.\n")),
     "domain/trips.md": doc("Trips", "Travel rules.", body=(
@@ -45,18 +41,17 @@ def test_a_word_with_a_capital_dotted_i_is_found_by_its_lowercase_spelling_and_b
     capitals missed the page that writes izmit."""
     root = write_bank(tmp_path / "bank", CITIES)
     for question in ("istanbul", "izmir", "İstanbul", "İZMİR"):
-        assert _rows(root, "--search", question, real=question == "istanbul")[:1] == ["domain/offices.md"], question
-        assert _rows(root, "--route", question)[:1] == ["domain/offices.md"], question
-    assert "domain/offices.md" in _prime(root, "what is in izmir?")
-    for face in ("--search", "--route"):
-        assert _rows(root, face, "İZMİT")[:1] == ["domain/trips.md"], face  # typed in capitals, the page lowercase
-    assert _rows(root, "--route", "İstanbul ofisi nerede?")[:1] == ["domain/offices.md"]
+        assert _found(root, question, real=question == "istanbul")[:1] == ["domain/offices.md"], question
+        assert route_paths(root, question)[:1] == ["domain/offices.md"], question
+    assert primed_paths(root, "what is in izmir?") == ["domain/offices.md"]
+    assert _found(root, "İZMİT")[:1] == route_paths(root, "İZMİT")[:1] == ["domain/trips.md"]  # capitals typed
+    assert route_paths(root, "İstanbul ofisi nerede?")[:1] == ["domain/offices.md"]
 
 
 # -- a file name's extension in its other well-known spelling is the same file --------------------------------
 
 FILES = {
-    "README.md": "# Bank\n\nStart here.\n",
+    "README.md": START,
     "domain/deploy.md": doc("Deploy", "How the service ships.", body=(
         "## Settings\n\nThe settings live in config.yaml at the repository root; it sets the replica count.\n\n"
         "## Assets\n\nThe header shows logo.jpg from the assets folder.\n")),
@@ -74,7 +69,7 @@ def test_a_file_name_with_the_other_spelling_of_its_extension_is_held_by_the_pag
     page that names the file; likewise `logo.jpeg` for a page writing logo.jpg."""
     root = write_bank(tmp_path / "bank", FILES)
     for question in ("what does config.yml set?", "where is logo.jpeg shown?", "what does CONFIG.YAML set?"):
-        assert _rows(root, "--route", question, real=question.startswith("what does config"))[:1] \
+        assert route_paths(root, question, real=question.startswith("what does config"))[:1] \
             == ["domain/deploy.md"], question
-        assert "domain/deploy.md" in _prime(root, question), question
-    assert "memorybank" not in _prime(root, "what does secrets.yml set?")  # a file the bank never names: silent
+        assert "domain/deploy.md" in primed_paths(root, question), question
+    assert primed_paths(root, "what does secrets.yml set?") == []  # a file the bank never names: silent
