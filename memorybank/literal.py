@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 from weakref import WeakKeyDictionary
 
+from .lang.tokens import lower
 from .records import Doc
 from .regexes import compiled
 from .search import SearchIndex
@@ -57,6 +58,9 @@ _VERSION = compiled(r"^[vV](\d+(?:\.\d+)+)$")
 _NAME = compiled(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+")
 _HUMPS = compiled(r"([a-z0-9])([A-Z])")
 _SEMVER = compiled(r"\d+\.\d+(?:\.0)?")
+# file extensions written two ways for one format: `config.yml` is the bank's `config.yaml`
+_SAME_EXTENSION = {"yml": "yaml", "yaml": "yml", "jpg": "jpeg", "jpeg": "jpg", "htm": "html", "html": "htm",
+                   "tif": "tiff", "tiff": "tif"}
 
 
 def question_literals(question: str) -> tuple[tuple[str, ...], ...]:
@@ -124,8 +128,14 @@ def _spellings(literal: str) -> list[str]:
     foreign (prime's silence) and its holders still rank: a call as its name (`fetch_orders()`), a flag
     without its value (`--env=prod`: `--env prod`), a path without `./` or a trailing `/` (`./src/api/`), and
     an identifier in the other case convention (`fetchOrders` / `fetch_orders`, `MAX_RETRIES` / `maxRetries`:
-    the body is lowercased, so the camel form is the parts joined), a version with or without its last `.0`."""
+    the body is lowercased, so the camel form is the parts joined), a version with or without its last `.0`,
+    a file name with the other spelling of its extension (`config.yml` / `config.yaml`, `logo.jpg` / `logo.jpeg`:
+    one format, so prime is not silent on "what does config.yml set?" in a bank that writes config.yaml)."""
     found = []
+    stem, dot, extension = literal.rpartition(".")
+    other = _SAME_EXTENSION.get(extension.lower()) if dot and stem and stem[-1].isalnum() else None
+    if other is not None:
+        found.append(f"{stem}.{other}")
     if _SEMVER.fullmatch(literal):  # a version and its `.0` are one release (`v0.3`: the bank's `v0.3.0`)
         found.append(literal[:-2] if literal.endswith(".0") and literal.count(".") == 2 else literal + ".0")
     if literal.endswith("()") and _is_literal(literal[:-2]):
@@ -251,7 +261,7 @@ def _form_holders(index: SearchIndex, docs: dict[str, Doc], lexicon, literal: st
             if doc is None or path in holders:
                 continue
             body = index.body(path, doc)
-            if body and _holds(body.lower(), literal):
+            if body and _holds(lower(body), literal):
                 holders.append(path)
                 if everywhere:
                     break

@@ -30,14 +30,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .evidence import Evidence, kept_body, line_needles, section_at, short_excerpt
+from .evidence import Evidence, kept_body, line_needles, quote, section_at
 from .records import Doc
-from .search import SearchIndex, _excerpt, _placed
+from .regexes import compiled
+from .search import SearchIndex, _placed
 
 WEIGHT_PASSAGE = 1.0  # a line holding every concept of the question, typed (prose saying all of it: 5)
 LEAST_CONCEPTS = 3  # distinct question concepts a line must hold
 
 Row = tuple[bool, float, str, float, float, float, bool]
+# an ATX heading as markdown and `headings.py` read one: up to three spaces, one to six `#`, then a space or
+# the line's end (a line merely opening with `#`, "#12 fixed …" or an indented code line, states something)
+_HEADING = compiled(r" {0,3}#{1,6}(?:[ \t]|$)")
 
 
 def passage(index: SearchIndex, evidence: Evidence, doc: Doc,
@@ -61,7 +65,7 @@ def passage(index: SearchIndex, evidence: Evidence, doc: Doc,
     best: tuple[float, int] | None = None
     for line in sorted(per_line):  # the first line on ties
         held = per_line[line]
-        if len(held) < LEAST_CONCEPTS or text[line].lstrip().startswith("#"):
+        if len(held) < LEAST_CONCEPTS or _HEADING.match(text[line].rstrip("\r")):
             continue
         share = sum(held.values())
         if best is None or share > best[0]:
@@ -69,7 +73,9 @@ def passage(index: SearchIndex, evidence: Evidence, doc: Doc,
     if best is None:
         return None
     at = doc.body_line + best[1]
-    excerpt = short_excerpt(_excerpt(text[best[1]], evidence.concepts))
+    # quoted as every best line is: cut around the evidence to `why`'s room (a long line cut to 240
+    # characters 60 before its first concept, then to 32, quoted only the words before the evidence)
+    excerpt = quote(text[best[1]], evidence.concepts)
     return best[0] / (10 * evidence.total), (at, excerpt, section_at(doc, at))
 
 

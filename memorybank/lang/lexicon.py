@@ -33,7 +33,7 @@ from ..frozen import Value, assign
 from ..regexes import compiled
 from . import chinese, english, russian
 from .dictionary import ROWS
-from .tokens import WORD, fold, is_compound, is_cyrillic, normalize, scan, split_compound, split_scripts, version
+from .tokens import WORD, fold, is_compound, is_cyrillic, lower, normalize, scan, split_compound, split_scripts, version
 from .vocabulary import VocabularyRow
 
 STOPWORDS = english.STOPWORDS | russian.STOPWORDS | chinese.STOPWORDS
@@ -548,7 +548,7 @@ class Lexicon:
         if cached is not None:
             return cached
         compound = is_compound(word)
-        parts = split_compound(word) if compound else [word.lower()]
+        parts = split_compound(word) if compound else [lower(word)]
         out = []
         whole = _camel_whole(word) if compound else None
         if whole is not None:  # `SQLite` also as the word `sqlite` would be: a query must not depend on case
@@ -694,7 +694,7 @@ class Lexicon:
                 count += len(grams)
                 continue
             count += 1
-            low = piece.lower().replace("ё", "е")
+            low = lower(piece).replace("ё", "е")
             if is_compound(piece):
                 terms.append(low)
                 whole = _camel_whole(piece)
@@ -758,7 +758,7 @@ class Lexicon:
 
         for is_cjk, piece in scan(read_phrases(query)):
             if not is_cjk:
-                low = piece.lower().replace("ё", "е")
+                low = lower(piece).replace("ё", "е")
                 if is_compound(piece):
                     parts = tuple(dict.fromkeys(self.term(p.replace("ё", "е"))[0] for p in split_compound(piece)))
                     whole = _camel_whole(piece)

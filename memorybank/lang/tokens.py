@@ -36,6 +36,16 @@ def normalize(text: str) -> str:
     return text if text.isascii() else unicodedata.normalize("NFKC", text)
 
 
+def lower(text: str) -> str:
+    """`text.lower()` with "İ" (U+0130) lowered to a plain "i", as the bank's index and every query need it.
+
+    `str.lower` turns "İ" into "i" and a combining dot above (U+0307), so "İstanbul" was indexed as a
+    word "istanbul" never typed and a query for "istanbul" missed it (and "İzmir" typed missed "izmir").
+    Only non-ASCII text is looked at, and only an "i" followed by the dot loses it."""
+    low = text.lower()
+    return low if text.isascii() or "\u0307" not in low else low.replace("i\u0307", "i")
+
+
 def fold(text: str) -> str:
     """CJK text with Japanese and Traditional characters in their Simplified form (`variants.fold`), same length.
 
@@ -110,7 +120,7 @@ def split_compound(word: str) -> list[str]:
         if piece.isascii() and not piece.islower() and not piece.isupper():
             parts.extend(p.lower() for p in _CAMEL.findall(piece))
         else:
-            parts.append(piece.lower())
+            parts.append(lower(piece))
     return parts
 
 
