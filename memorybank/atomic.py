@@ -151,7 +151,12 @@ def replace_files(writes: dict[Path, bytes], removes: list[Path] | tuple[Path, .
                 raise ReplaceFailed(target, "not a regular file")
         for folder in folders:
             current = folder
-            folder.mkdir()
+            try:
+                folder.mkdir()
+            except FileExistsError:  # another writer made it meanwhile: use it, and never remove it
+                if not folder.is_dir():
+                    raise
+                continue
             made.append(folder)
         for target, data in targets.items():
             current = target

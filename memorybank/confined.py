@@ -89,8 +89,11 @@ def open_folder(root: str | os.PathLike[str], parts: Sequence[str], rel: str = "
             except FileNotFoundError:
                 if made is None:
                     raise
-                os.mkdir(part, dir_fd=fd)
-                made.append((os.dup(fd), part))
+                try:
+                    os.mkdir(part, dir_fd=fd)
+                    made.append((os.dup(fd), part))
+                except FileExistsError:  # another writer made it meanwhile: open it (O_NOFOLLOW), never remove it
+                    pass
                 child = os.open(part, DIR_FLAGS | NOFOLLOW, dir_fd=fd)
             except OSError as exc:
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):

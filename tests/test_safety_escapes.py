@@ -183,3 +183,38 @@ def test_create_refuses_a_name_that_collides_after_nfc_and_case_folding(tmp_path
     clash = existing if new.count("/") == existing.count("/") and not new.startswith("ADR/") else "adr"
     assert "collides" in proc.stderr and clash in proc.stderr, proc.stderr
     assert tree_hash(bank.root) == before
+
+
+def test_a_folder_another_writer_makes_first_is_used_and_kept(tmp_path, monkeypatch):
+    """Two installs at once: the loser of the mkdir race writes into the winner's folder, and a later
+    failure never removes a folder it did not make (CI saw `.claude (File exists)` refused)."""
+    from memorybank import atomic
+
+    real_mkdir = Path.mkdir
+
+    def racing_mkdir(self, *args, **kwargs):
+        real_mkdir(self)  # the other writer wins the race
+        return real_mkdir(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "mkdir", racing_mkdir)
+    target = tmp_path / "proj" / ".claude" / "settings.json"
+    atomic.replace_files({target: b"{}\n"})
+    assert target.read_bytes() == b"{}\n"
+    other = tmp_path / "proj2" / "x" / "a.json"
+    with pytest.raises(atomic.ReplaceFailed):
+        atomic.replace_files({other: b"1"}, expected={other: b"what the caller read"})
+    assert other.parent.is_dir() and not other.exists()  # the other writer's folder stays
+
+
+def test_the_confined_opener_uses_a_folder_another_writer_makes_first(tmp_path, monkeypatch):
+    real_mkdir = os.mkdir
+
+    def racing_mkdir(path, *args, **kwargs):
+        real_mkdir(path, *args, **kwargs)
+        return real_mkdir(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "mkdir", racing_mkdir)
+    made: list[tuple[int, str]] = []
+    fd = open_folder(tmp_path, ["a", "b"], made=made)
+    os.close(fd)
+    assert (tmp_path / "a" / "b").is_dir() and made == []  # nothing recorded, so nothing would be removed
