@@ -6,6 +6,7 @@ import sys
 from collections.abc import Sequence
 
 from .errors import BankError
+from .lang.tokens import lower
 from .records import Section
 from .regexes import compiled
 
@@ -108,8 +109,9 @@ def scan_headings(lines: Sequence[str], start: int = 0) -> list[tuple[int, str, 
 
 
 def normalize_heading(text: str) -> str:
-    """Casefold; runs of characters that are not Unicode letters or digits become one space; trim."""
-    return _NOT_WORD.sub(" ", text.casefold()).strip()
+    """Casefold (after `tokens.lower`, so "İ" is a plain "i" as in the index); runs of characters that
+    are not Unicode letters or digits become one space; trim."""
+    return _NOT_WORD.sub(" ", lower(text).casefold()).strip()
 
 
 def resolve_section(sections: Sequence[Section], request: str, path: str) -> Section:

@@ -153,3 +153,10 @@ def test_read_option_conflicts_are_the_capabilitys_refusals():
     assert both.returncode == 1 and "Give either `--section` or `--lines`, not both." in both.stderr
     batch = cli_in_process("--root", str(FIXTURE), "--read", "README.md", "--read", "domain/tax.md", "--lines", "1-2")
     assert batch.returncode == 1 and "`--lines` works with one path" in batch.stderr
+
+
+def test_read_section_typed_without_the_dotted_capital_i(tmp_path):
+    # "İstanbul" is indexed as "istanbul" (tokens.lower); --section must name it the same way
+    bank = write_bank(tmp_path / "b", {"trip.md": doc(body="# Trip\n\n## İstanbul hotels\n\nNear the ferry.\n\n## Food\n\nFish.\n")})
+    proc = cli_in_process("--root", str(bank), "--read", "trip.md", "--section", "istanbul hotels")
+    assert proc.returncode == 0 and "Near the ferry." in proc.stdout and "Fish." not in proc.stdout
