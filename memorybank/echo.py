@@ -10,6 +10,7 @@ case folded, a cap's trailing `…` removed), it occurs in the flattened opening
 
 from __future__ import annotations
 
+from .lang.tokens import lower
 from .regexes import compiled
 
 ECHO_SCAN = 16_000  # characters of body searched: adopt takes the first paragraph, near the top
@@ -50,7 +51,7 @@ def echoes(purpose: str | None, body: str) -> bool:
     """
     if not purpose:
         return False
-    wanted = flatten(purpose).removesuffix("…").rstrip().casefold()
+    wanted = lower(flatten(purpose).removesuffix("…").rstrip()).casefold()
     if len(wanted) < 3:
         return False
     opening: str | bytes = body[:ECHO_SCAN]
@@ -62,7 +63,7 @@ def echoes(purpose: str | None, body: str) -> bool:
         words = wanted.encode("ascii").split(b" ")
     else:
         opening = _unmarked(opening)
-        opening = opening.lower() if opening.isascii() else opening.casefold()  # the same on ASCII, and faster
+        opening = opening.lower() if opening.isascii() else lower(opening).casefold()  # "İ" as tokens.lower
     # the longest words first: the rarest, so a miss (nearly every document) is usually found by the first
     # search or two; each word once (issue 15: the cold build)
     words.sort(key=len, reverse=True)
@@ -94,5 +95,5 @@ def title_echo(title: str, h1: str | None) -> bool:
     spacing aside): routing weighs it as the H1 it is, not as a title written to be routed on."""
     if not h1:
         return False
-    wanted = " ".join(flatten(title).split()).removesuffix("…").rstrip().casefold()
-    return bool(wanted) and " ".join(flatten(h1).split()).casefold().startswith(wanted)
+    wanted = lower(" ".join(flatten(title).split()).removesuffix("…").rstrip()).casefold()
+    return bool(wanted) and lower(" ".join(flatten(h1).split())).casefold().startswith(wanted)

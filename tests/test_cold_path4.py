@@ -13,6 +13,7 @@ from pathlib import Path
 from conftest import cli_in_process, run_cli
 
 from memorybank import echo, headings
+from memorybank.lang.tokens import lower
 from memorybank.parse import _CLOSE, _close, _resolve, fast_frontmatter, load_yaml, parse_document
 from memorybank.paths import resolve_from
 
@@ -28,8 +29,8 @@ def _flatten(text: str) -> str:
 def _echoes(purpose: str | None, body: str) -> bool:
     if not purpose:
         return False
-    wanted = _flatten(purpose).removesuffix("…").rstrip().casefold()
-    return len(wanted) >= 3 and wanted in _flatten(body[:echo.ECHO_SCAN]).casefold()
+    wanted = lower(_flatten(purpose).removesuffix("…").rstrip()).casefold()
+    return len(wanted) >= 3 and wanted in lower(_flatten(body[:echo.ECHO_SCAN])).casefold()
 
 
 def _scan_text(text: str, first_line: int = 1) -> tuple[list, list]:
@@ -182,3 +183,10 @@ def test_links_edges_and_claims_answer_alike_after_a_route_only_cold_start(tmp_p
     findings = json.loads(warm[0])["findings"]
     claims = sorted(f["message"].split("`")[1] for f in findings if f["rule"] == "unresolved-rule-reference")
     assert claims == ["../dna/missing.md", "dna/gone.md"]
+
+
+def test_the_echo_checks_fold_the_dotted_capital_i_as_the_index_does():
+    # tokens.lower makes "İstanbul" the word "istanbul"; a purpose or title typed plainly still echoes
+    assert echo.echoes("istanbul ferry times", "İstanbul ferry times, the winter table.")
+    assert echo.title_echo("istanbul guide", "İstanbul guide")
+    assert not echo.echoes("izmir ferry times", "İstanbul ferry times, the winter table.")
