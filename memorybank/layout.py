@@ -244,6 +244,58 @@ def asks_who_for(question: str) -> bool:
     return _WHO[0].search(question.lower().replace("ё", "е")) is not None
 
 
+# route-plain9: a question's *intent* often names a core file's job in words no role description holds ("will it
+# ever…", "how far along", "what are we on now", "walk me through…", "which crate…"), while its body words are
+# restated in several core files; such a form meets that role as a who-for question meets the product context's
+# (`INTENT_WEIGHT`, per role asked). Interrogative forms of English, Russian and Chinese written here a priori from
+# the convention's jobs: scope and future (brief), status and what is left (progress), the work in hand (active
+# context), users' experience and value (product context), a walk through a flow (system patterns), the stack and
+# setup (tech context).
+INTENT_WEIGHT = 1.0
+_INTENT_SOURCES: dict[str, str] = {
+    "projectbrief": (
+        r"\bout\s+of\s+scope\b|\bin\s+scope\b|\bnon-?goals?\b|\bat\s+some\s+point\b|\bsomeday\b"
+        r"|^\W*(?:will|would)\s+(?:it|we|they|this|the\s+\w+)\b(?:\s+\w+)?\s+(?:ever|support|work|run|offer|send|do)\b"
+        r"|^\W*(?:will|would)\s+there\s+ever\b|\b(?:can|could|will|would)\s+(?:it|we|they|this|the\s+\w+)\s+ever\b"
+        r"|планируется\s+ли|^\W*будет\s+ли|(?<![а-я])когда-нибудь|вне\s+рамок|за\s+рамками|не\s+входит"
+        r"|以后会|将来会|未来会|是否会|会不会|会做.{0,16}吗|会支持|范围内|范围外|范围之外|不在范围|范围上"),
+    "progress": (
+        r"\bhow\s+far\s+along\b|\bpercent(?:age)?\s+(?:done|complete|finished)\b|\bwhat(?:'s|\s+is)\s+(?:still\s+)?left\b"
+        r"|\bstill\s+missing\b|\bknown\s+(?:issues?|bugs?|problems?)\b|\bfirst\s+release\b|\bplan\s+to\s+change\b"
+        r"|(?<![а-я])сколько\s+процент|насколько\s+(?:готов|продвину)|(?:еще|уже)\s+осталось|осталось\s+сделать"
+        r"|известн\w+\s+(?:проблем|ошибк|баг)|первый\s+релиз"
+        r"|百分之|完成了多少|进度|还剩|剩下|还没有?做|已知的?问题|首个版本|第一个版本"),
+    "activecontext": (
+        r"\bright\s+now\b|\bat\s+the\s+moment\b|\bnext\s+(?:step|working\s+session|session)\b|\bare\s+we\s+on\s+now\b"
+        r"|\bwhere\s+is\s+it\s+tracked\b|\bcurrent(?:ly)?\s+(?:focus|work|working)"
+        r"|над\s+чем\s+(?:мы\s+)?(?:сейчас\s+)?работа|следующ\w+\s+шаг|сейчас\s+(?:занима|работа)"
+        r"|现在(?:主要)?在(?:忙|做)|目前(?:主要)?在(?:忙|做)|正在(?:忙|做|处理)|下一步|接下来"),
+    "productcontext": (
+        _WHO_SOURCE + r"|\buser\s+experience\b|\bsuccess\s+metrics?\b|\bcore\s+value\b|\bend\s+users?\b"
+        r"|опыт\w*\s+(?:\w+\s+)?пользовател|с\s+точки\s+зрения\s+пользовател|метрик\w*\s+успех|ценност"
+        r"|用户体验|核心价值|成功指标"),
+    "systempatterns": (
+        r"\bwalk\s+(?:me\s+)?through\b|\bstep\s+by\s+step\b|\bend\s+to\s+end\b|\bdata\s+flow\b"
+        r"|по\s+шагам|пошагово|поток\s+данных|от\s+начала\s+до\s+конца"
+        r"|流程|从头到尾|一步步|数据流|怎么协作|如何协作"),
+    "techcontext": (
+        r"\b(?:which|what)\s+(?:crate|library|libraries|package|framework|tool)\b|\btech(?:nology)?\s+stack\b"
+        r"|\b(?:which|what)\s+(?:\w+\s+)?permissions\b|\b(?:development|dev|local)\s+(?:set\s*up|environment)\b"
+        r"|\bset\s*up\s+(?:the\s+|a\s+)?(?:development|dev|local)\b|\bvirtual\s+env"
+        r"|как(?:ая|ую|ой|ие)\s+библиотек|(?<![а-я])стек|разрешени|прав[аио]?\s+доступ|виртуальн\w+\s+окружени"
+        r"|哪个库|什么库|什么框架|技术栈|权限|虚拟环境"),
+}
+_INTENTS: list[tuple[str, re.Pattern[str]]] = []  # compiled on first use, as `_WHO`
+
+
+def asked_roles(question: str) -> list[str]:
+    """The core roles whose job the question's form asks for (`_INTENT_SOURCES`), in `ROLES` order."""
+    if not _INTENTS:
+        _INTENTS.extend((role, compiled(source)) for role, source in _INTENT_SOURCES.items())
+    folded = question.lower().replace("ё", "е")
+    return [role for role, pattern in _INTENTS if pattern.search(folded) is not None]
+
+
 def role_scores(bank: Bank, concepts: list[Concept], body: SearchIndex, intent: bool = False,
                 question: str = "") -> dict[str, tuple[float, str]]:
     """Per document holding a role: (its role score × `WEIGHT_ROLE`, the name `why` shows); empty when
@@ -261,6 +313,9 @@ def role_scores(bank: Bank, concepts: list[Concept], body: SearchIndex, intent: 
             per_role[role] = per_role.get(role, 0.0) + share
     if question and asks_who_for(question):
         per_role[USERS_ROLE] = per_role.get(USERS_ROLE, 0.0) + 1.0  # one role of six: a one-role word's weight
+    elif question and INTENT_WEIGHT:
+        for role in asked_roles(question):  # route-plain9: the question's form asks for a role's job
+            per_role[role] = per_role.get(role, 0.0) + INTENT_WEIGHT
     if not per_role:
         return {}
     return {path: (WEIGHT_ROLE * per_role[role], ROLES[role][0])
