@@ -157,6 +157,7 @@ def test_read_option_conflicts_are_the_capabilitys_refusals():
 
 def test_read_section_typed_without_the_dotted_capital_i(tmp_path):
     # "İstanbul" is indexed as "istanbul" (tokens.lower); --section must name it the same way
-    bank = write_bank(tmp_path / "b", {"trip.md": doc(body="# Trip\n\n## İstanbul hotels\n\nNear the ferry.\n\n## Food\n\nFish.\n")})
+    body = "# Trip\n\n## İstanbul hotels\n\nNear the ferry.\n\n## Food\n\nFish.\n"
+    bank = write_bank(tmp_path / "b", {"trip.md": doc(body=body)})
     proc = cli_in_process("--root", str(bank), "--read", "trip.md", "--section", "istanbul hotels")
     assert proc.returncode == 0 and "Near the ferry." in proc.stdout and "Fish." not in proc.stdout
