@@ -83,7 +83,7 @@ def question_literals(question: str) -> tuple[tuple[str, ...], ...]:
             token = token[:-1]
         if _is_literal(token):
             found.append(_VERSION.sub(r"\1", token))  # `v0.3.0` and `0.3.0` are one version (`lang.tokens.version`)
-    return tuple(dict.fromkeys(tuple(dict.fromkeys(form.lower() for form in _forms(item))) for item in found))
+    return tuple(dict.fromkeys(tuple(dict.fromkeys(lower(form) for form in _forms(item))) for item in found))
 
 
 def _is_literal(token: str) -> bool:

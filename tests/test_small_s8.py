@@ -73,3 +73,10 @@ def test_a_file_name_with_the_other_spelling_of_its_extension_is_held_by_the_pag
             == ["domain/deploy.md"], question
         assert "domain/deploy.md" in primed_paths(root, question), question
     assert primed_paths(root, "what does secrets.yml set?") == []  # a file the bank never names: silent
+
+
+def test_a_quoted_literal_with_a_capital_dotted_i_is_held_by_the_page_that_spells_it(tmp_path):
+    """A quoted span is lowered like the bodies it is looked for in: before the fix `str.lower` made
+    `İstanbul` a form no body could hold, so prime went silent on a prompt about the page naming it."""
+    write_bank(tmp_path, CITIES)
+    assert primed_paths(tmp_path, "which office is in `İstanbul`?")[:1] == ["domain/offices.md"]
