@@ -11,6 +11,7 @@ CLI process; the rest through its entry point here.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -68,3 +69,14 @@ def test_the_forms_are_read_in_three_languages_and_plain_words_ask_no_role():
     assert asked_roles("what permission grant rate are we aiming for") == []  # a noun, not the setup
     assert asked_roles("How must the Slack bot token be set up?") == []
     assert asked_roles("web gallery") == []
+
+
+def test_the_mcp_server_routes_by_the_asked_role_too(scratch_server):
+    """The rule lives in route's core, so the real server over stdio answers as the CLI does."""
+    scratch_server.load(CORE)
+    for question, path in (("how far along are parallel uploads?", "progress.md"),
+                           ("which library keeps the manifest?", "techContext.md")):
+        result = scratch_server.call("bank_route", {"question": question, "limit": 3})
+        assert not result.is_error, result
+        rows = json.loads(result.content[0].text)["results"]
+        assert rows[0]["path"] == path and rows[0]["why"].startswith(f"layout: {path[:-3]}"), rows
