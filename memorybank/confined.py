@@ -85,16 +85,17 @@ def open_folder(root: str | os.PathLike[str], parts: Sequence[str], rel: str = "
     try:
         for part in parts:
             try:
-                child = os.open(part, DIR_FLAGS | NOFOLLOW, dir_fd=fd)
-            except FileNotFoundError:
-                if made is None:
-                    raise
                 try:
-                    os.mkdir(part, dir_fd=fd)
-                    made.append((os.dup(fd), part))
-                except FileExistsError:  # another writer made it meanwhile: open it (O_NOFOLLOW), never remove it
-                    pass
-                child = os.open(part, DIR_FLAGS | NOFOLLOW, dir_fd=fd)
+                    child = os.open(part, DIR_FLAGS | NOFOLLOW, dir_fd=fd)
+                except FileNotFoundError:
+                    if made is None:
+                        raise
+                    try:
+                        os.mkdir(part, dir_fd=fd)
+                        made.append((os.dup(fd), part))
+                    except FileExistsError:  # another writer made it meanwhile: opened as any part, never removed
+                        pass
+                    child = os.open(part, DIR_FLAGS | NOFOLLOW, dir_fd=fd)
             except OSError as exc:
                 if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
                     info = lstat_at(fd, part)  # Linux says ENOTDIR for a symlink opened O_DIRECTORY|O_NOFOLLOW

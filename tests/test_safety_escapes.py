@@ -218,3 +218,20 @@ def test_the_confined_opener_uses_a_folder_another_writer_makes_first(tmp_path, 
     fd = open_folder(tmp_path, ["a", "b"], made=made)
     os.close(fd)
     assert (tmp_path / "a" / "b").is_dir() and made == []  # nothing recorded, so nothing would be removed
+
+
+def test_a_symlink_raced_in_where_a_folder_was_to_be_made_is_refused_as_an_escape(tmp_path, monkeypatch):
+    outside, bank = tmp_path / "outside", tmp_path / "bank"
+    outside.mkdir()
+    bank.mkdir()
+    real_mkdir = os.mkdir
+
+    def racing_mkdir(path, *args, **kwargs):
+        os.symlink(outside, path, dir_fd=kwargs.get("dir_fd"))  # a hostile process wins the race with a link
+        return real_mkdir(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "mkdir", racing_mkdir)
+    made: list[tuple[int, str]] = []
+    with pytest.raises(BankError, match="symlink"):
+        open_folder(bank, ["a"], made=made)
+    assert made == [] and list(outside.iterdir()) == []
