@@ -237,11 +237,16 @@ _WHO_SOURCE = (r"^\W*who\s+(?:is|are|would|will|can|might|should|does|do)\b(?!\s
 _WHO: list[re.Pattern[str]] = []
 
 
+def _folded(question: str) -> str:
+    """The question as the intent forms are written: lowercase, "ё" as "е"."""
+    return question.lower().replace("ё", "е")
+
+
 def asks_who_for(question: str) -> bool:
     """Does the question ask whom the project is for (its users)?"""
     if not _WHO:
         _WHO.append(compiled(_WHO_SOURCE))
-    return _WHO[0].search(question.lower().replace("ё", "е")) is not None
+    return _WHO[0].search(_folded(question)) is not None
 
 
 # route-plain9: a question's *intent* often names a core file's job in words no role description holds ("will it
@@ -292,7 +297,7 @@ def asked_roles(question: str) -> list[str]:
     """The core roles whose job the question's form asks for (`_INTENT_SOURCES`), in `ROLES` order."""
     if not _INTENTS:
         _INTENTS.extend((role, compiled(source)) for role, source in _INTENT_SOURCES.items())
-    folded = question.lower().replace("ё", "е")
+    folded = _folded(question)
     return [role for role, pattern in _INTENTS if pattern.search(folded) is not None]
 
 
