@@ -30,6 +30,7 @@ and bare numbers are not literals: they are left to the ordinary scoring.
 from __future__ import annotations
 
 import math
+import re
 from weakref import WeakKeyDictionary
 
 from .lang.tokens import lower
@@ -67,23 +68,41 @@ def question_literals(question: str) -> tuple[tuple[str, ...], ...]:
     """The literals a question names, in order, each once, as its forms (`_forms`, lowercased, the whole
     literal first; see the module docstring)."""
     found: list[str] = []
-    rest = question
-    for match in _SPANS.finditer(question):
-        span = next(group for group in match.groups() if group is not None).strip()
-        if SPAN_MIN <= len(span) <= SPAN_MAX:
-            found.append(span)
-        rest = rest.replace(match.group(0), " ")
-    for bracket in _BRACKETS.findall(rest):
-        found.append(bracket)
-        rest = rest.replace(bracket, " ")
+    # one pass each, never a `replace` per match: quadratic in the question's length (defect s10-review)
+    rest = _SPANS.sub(lambda match: _spanned(match, found), question)
+    rest = _BRACKETS.sub(lambda match: found.append(match.group(0)) or " ", rest)
     for token in _TOKEN.findall(rest):
-        token = token.lstrip("(\"'`«")
-        while token and token[-1] in _TRIM and not (token.endswith(")") and "(" in token) \
-                and not (token[-1] in "\"'" and token.count(token[-1]) % 2 == 0):  # `linear="no"` keeps its quotes
-            token = token[:-1]
+        token = _trimmed(token.lstrip("(\"'`«"))
         if _is_literal(token):
             found.append(_VERSION.sub(r"\1", token))  # `v0.3.0` and `0.3.0` are one version (`lang.tokens.version`)
     return tuple(dict.fromkeys(tuple(dict.fromkeys(lower(form) for form in _forms(item))) for item in found))
+
+
+def _spanned(match: re.Match, found: list[str]) -> str:
+    """A quoted or backticked span, kept in `found` when its length fits, and the blank it leaves."""
+    span = next(group for group in match.groups() if group is not None).strip()
+    if SPAN_MIN <= len(span) <= SPAN_MAX:
+        found.append(span)
+    return " "
+
+
+def _trimmed(token: str) -> str:
+    """A token without its trailing punctuation, in one pass from the end.
+
+    A closing `)` stays when the token opens one (`db.session()`); a closing quote stays while the token
+    holds its quotes in pairs (`linear="no"`). The trimmed characters never include `(`, so whether the
+    token opens a bracket is known once; the quotes are counted once and uncounted as they go."""
+    opens = "(" in token
+    quotes = {'"': token.count('"'), "'": token.count("'")}
+    end = len(token)
+    while end and token[end - 1] in _TRIM:
+        last = token[end - 1]
+        if (last == ")" and opens) or (last in quotes and quotes[last] % 2 == 0):
+            break
+        if last in quotes:
+            quotes[last] -= 1
+        end -= 1
+    return token[:end]
 
 
 def _is_literal(token: str) -> bool:

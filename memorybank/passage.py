@@ -13,7 +13,8 @@ the body strength, [0, 1)). Only a line holding at least `LEAST_CONCEPTS` distin
 words side by side are most often one name ("async runtime", "TOML config"), not a statement. Title and
 heading lines are metadata and never count. Route adds `WEIGHT_PASSAGE` × the share × the document's
 multiplier to the score of each candidate row, and
-quotes the line in `why`. It adds nothing when the question names a document (a key said whole, a title
+quotes the line in `why`. The guards are route's, not this module's (`route.py` calls `with_passages` only
+then): it adds nothing when the question names a document (a key said whole, a title
 saying every concept): proximity elsewhere must not move the document asked for by name; nor when the
 question asks for an answer type (`answertype`: a number, a path, a status, a reason), whose typed line is
 this rule with a test of what the line must hold, and a line saying the words without it is not the answer.

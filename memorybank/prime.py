@@ -643,7 +643,8 @@ def prime(bank: Bank, prompt: str) -> dict:
         return dict(NOTHING)
     folded = fold(text)  # issue 14 (kanji-fold): the CJK word lists are Simplified; 再來一次 is 再来一次
     chat = _chatless(folded)
-    assert index.lexicon is not None
+    if index.lexicon is None:  # a real check, not an `assert`: `python -O` drops those, and prime must stay silent
+        return dict(NOTHING)
     pointed = points_at_code(folded, index.lexicon)
     asking = asks(folded) and not reports(folded)
     if not asks_scope(folded) and foreign(folded, evidence, index):
